@@ -1,0 +1,243 @@
+package org.tunekit.dispatcher;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.channel.CommandChannel;
+import org.tunekit.dispatcher.protocol.Command;
+import org.tunekit.dispatcher.protocol.CommandType;
+import org.tunekit.dispatcher.protocol.ProtocolException;
+
+/**
+ * Threads and queues, and nothing about tuners. One reader takes commands off the channel and
+ * {@link #route routes} them as tasks to two queues, the default queue and the assessor queue, each
+ * drained in order by its own worker. {@code TE} or end of stream stops the reader; the workers
+ * finish what was queued before it, then {@link #onStop} runs and {@link #run} returns 0.
+ *
+ * <p>Any failure (malformed input, a handler or plugin throwing, the channel failing) is reported to
+ * the manager once, as {@code ER} with the message and stack trace, and {@link #run} returns 1 at
+ * once without waiting for the reader, which is a daemon thread: the caller exits the process.
+ */
+public abstract class MsgDispatcherBase {
+    private static final Logger LOG = LoggerFactory.getLogger(MsgDispatcherBase.class);
+    private static final int QUEUE_WARNING = 20;
+
+    /** The two queues. */
+    protected enum Queue {
+        /** Everything but trial ends and intermediate metrics. */
+        DEFAULT,
+        /** Trial ends and intermediate metrics: the assessor's work. */
+        ASSESSOR
+    }
+
+    /** A unit of work for a worker. */
+    @FunctionalInterface
+    protected interface Task {
+        /** Does the work; any exception stops the dispatcher with {@code ER}. */
+        void run() throws Exception;
+    }
+
+    private static final Task STOP = () -> { };
+
+    private final CommandChannel channel;
+    private final Duration stopTimeout;
+    private final Worker defaultWorker = new Worker(Queue.DEFAULT);
+    private final Worker assessorWorker = new Worker(Queue.ASSESSOR);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean readerDone;
+
+    /**
+     * @param channel     the channel to the manager
+     * @param stopTimeout how long, after {@code TE}, to wait for queued work to finish
+     */
+    protected MsgDispatcherBase(CommandChannel channel, Duration stopTimeout) {
+        this.channel = channel;
+        this.stopTimeout = stopTimeout;
+    }
+
+    /**
+     * Routes one command (never {@code TE} or {@code PI}) to the queues with {@link #submit}. Runs on
+     * the reader thread, in wire order; parse the payload here so that a malformed one is reported
+     * at once and workers get typed data.
+     *
+     * @throws ProtocolException when the payload is malformed
+     */
+    protected abstract void route(Command command) throws ProtocolException;
+
+    /** Runs once before the first command is read (for example, to load checkpoints). */
+    protected void onStart() throws Exception {}
+
+    /** Runs once after the workers have finished, on a normal stop (for example, to save checkpoints). */
+    protected void onStop() throws Exception {}
+
+    /** Puts a task on a queue. Callable from the reader and from workers. */
+    protected final void submit(Queue queue, Task task) {
+        (queue == Queue.DEFAULT ? defaultWorker : assessorWorker).add(task);
+    }
+
+    /** Sends a command to the manager (buffered until the worker's queue runs empty). */
+    protected final void send(Command command) throws IOException {
+        channel.send(command);
+    }
+
+    /**
+     * Runs the dispatcher until {@code TE}, end of stream or a failure.
+     *
+     * @return the process exit status: 0 after a normal stop, 1 after a failure reported with {@code ER}
+     */
+    public final int run() {
+        try {
+            onStart();
+        } catch (Throwable t) {
+            return fail(t);
+        }
+        defaultWorker.start();
+        assessorWorker.start();
+        Thread reader = new Thread(this::readLoop, "tunekit-reader");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            finished.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fail(e);
+        }
+        if (failure.get() != null) {
+            return fail(failure.get());
+        }
+        // normal stop: the reader saw TE or end of stream; let the workers drain
+        defaultWorker.add(STOP);
+        assessorWorker.add(STOP);
+        long deadline = System.nanoTime() + stopTimeout.toNanos();
+        boolean drained = defaultWorker.awaitDone(deadline) && assessorWorker.awaitDone(deadline);
+        if (failure.get() != null) {
+            return fail(failure.get());
+        }
+        if (!drained) {
+            LOG.error("queued work did not finish within {} after the stop; exiting without saving checkpoints", stopTimeout);
+            channel.close();
+            return 0;
+        }
+        try {
+            onStop();
+            channel.flush();
+        } catch (Throwable t) {
+            return fail(t);
+        }
+        channel.close();
+        LOG.info("dispatcher stopped");
+        return 0;
+    }
+
+    private void readLoop() {
+        try {
+            while (true) {
+                Command command = channel.receive();
+                if (command == null) {
+                    LOG.info("end of the command stream: stopping");
+                    break;
+                }
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("received {}", command);
+                }
+                if (command.type() == CommandType.TERMINATE) {
+                    LOG.info("TE received: stopping");
+                    break;
+                }
+                if (command.type() == CommandType.PING) {
+                    continue;
+                }
+                route(command);
+                if (failure.get() != null) {
+                    return;
+                }
+            }
+        } catch (Throwable t) {
+            recordFailure(t);
+        } finally {
+            readerDone = true;
+            finished.countDown();
+        }
+    }
+
+    private void recordFailure(Throwable t) {
+        if (failure.compareAndSet(null, t)) {
+            finished.countDown();
+        }
+    }
+
+    private int fail(Throwable t) {
+        ErrorReporter.report(channel, failure.get() != null ? failure.get() : t);
+        return 1;
+    }
+
+    /** True once the reader has stopped (for tests and diagnostics). */
+    boolean readerDone() {
+        return readerDone;
+    }
+
+    private final class Worker implements Runnable {
+        private final Queue name;
+        private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
+        private final CountDownLatch done = new CountDownLatch(1);
+        private boolean warned;
+
+        Worker(Queue name) {
+            this.name = name;
+        }
+
+        void start() {
+            Thread t = new Thread(this, "tunekit-" + name.name().toLowerCase() + "-worker");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        void add(Task task) {
+            tasks.add(task);
+            int size = tasks.size();
+            if (size >= QUEUE_WARNING && !warned) {
+                warned = true;
+                LOG.warn("the {} queue holds {} waiting commands: the {} is slower than the manager", name, size,
+                        name == Queue.DEFAULT ? "tuner" : "assessor");
+            } else if (warned && size < QUEUE_WARNING / 2) {
+                warned = false;
+            }
+        }
+
+        boolean awaitDone(long deadlineNanos) {
+            try {
+                return done.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (failure.get() == null) {
+                    Task task = tasks.take();
+                    if (task == STOP) {
+                        break;
+                    }
+                    task.run();
+                    if (tasks.isEmpty()) {
+                        channel.flush();
+                    }
+                }
+            } catch (Throwable t) {
+                recordFailure(t);
+            } finally {
+                done.countDown();
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.tunekit.dispatcher.cli;
+
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.tunekit.dispatcher.AdvisorDispatcher;
+import org.tunekit.dispatcher.DispatcherSettings;
+import org.tunekit.dispatcher.ErrorReporter;
+import org.tunekit.dispatcher.MsgDispatcher;
+import org.tunekit.dispatcher.MsgDispatcherBase;
+import org.tunekit.dispatcher.channel.CommandChannel;
+import org.tunekit.dispatcher.channel.StreamChannel;
+import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
+import org.tunekit.dispatcher.plugin.ExperimentConfig;
+import org.tunekit.dispatcher.protocol.PipeFrameCodec;
+import org.tunekit.sdk.Advisor;
+import org.tunekit.sdk.Assessor;
+import org.tunekit.sdk.Tuner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tunekit dispatch}: runs a dispatcher for an experiment manager. */
+@Command(name = "dispatch", mixinStandardHelpOptions = true,
+        description = "Run the dispatcher: read the manager's commands from a channel and drive the configured tuner, assessor or advisor.")
+final class DispatchCommand implements Callable<Integer> {
+
+    @Option(names = "--exp_params", required = true, paramLabel = "B64",
+            description = "The experiment config as base64 of its JSON (the manager passes this).")
+    String expParams;
+
+    @Option(names = "--channel", paramLabel = "URI",
+            description = "stdio:, fd:R,W, ws://host:port/path or tcp://host:port. Default: $NNI_TUNER_COMMAND_CHANNEL, "
+                    + "else fd:3,4 when both are open pipes, else stdio:.")
+    String channel;
+
+    @Option(names = "--plugins", paramLabel = "DIR",
+            description = "A directory of plugin jars (each jar, and each sub-directory, gets its own class loader). Repeatable; "
+                    + "$TUNEKIT_PLUGIN_PATH adds more (separated by ':').")
+    List<Path> plugins = new ArrayList<>();
+
+    @Option(names = "--max-frame-bytes", paramLabel = "N", description = "Largest payload accepted (default: ${DEFAULT-VALUE}).")
+    long maxFrameBytes = PipeFrameCodec.DEFAULT_MAX_PAYLOAD;
+
+    @Option(names = "--stop-timeout", paramLabel = "SECONDS",
+            description = "How long queued work may take to finish after TE (default: ${DEFAULT-VALUE}).")
+    double stopTimeoutSeconds = 20;
+
+    @Override
+    public Integer call() {
+        Map<String, String> env = System.getenv();
+        LoggingSetup.configure(env, "info");
+        // stdout may be the wire: nothing but frames may reach it
+        PrintStreamGuard.protectStdout();
+        CommandChannel ch;
+        try {
+            ch = ChannelOpener.open(channel, env, maxFrameBytes);
+        } catch (Exception e) {
+            System.err.println("tunekit dispatch: cannot open the command channel: " + e.getMessage());
+            return 1;
+        }
+        MsgDispatcherBase dispatcher;
+        try {
+            dispatcher = create(ch, env);
+        } catch (RuntimeException | LinkageError e) {
+            ErrorReporter.report(ch, e);
+            return 1;
+        }
+        return dispatcher.run();
+    }
+
+    private MsgDispatcherBase create(CommandChannel ch, Map<String, String> env) {
+        ExperimentConfig config = ExperimentConfig.decode(expParams);
+        AlgorithmCatalog catalog = AlgorithmCatalog.discover(pluginDirectories(plugins, env));
+        DispatcherSettings settings = DispatcherSettings.fromEnvironment(env,
+                Duration.ofMillis((long) (stopTimeoutSeconds * 1000)));
+        if (config.advisor() != null) {
+            return new AdvisorDispatcher(ch, catalog.create(config.advisor(), Advisor.class), settings);
+        }
+        Tuner tuner = catalog.create(config.tuner(), Tuner.class);
+        Assessor assessor = config.assessor() == null ? null : catalog.create(config.assessor(), Assessor.class);
+        return new MsgDispatcher(ch, tuner, assessor, settings);
+    }
+
+    static List<Path> pluginDirectories(List<Path> fromOptions, Map<String, String> env) {
+        List<Path> dirs = new ArrayList<>(fromOptions);
+        String path = env.get("TUNEKIT_PLUGIN_PATH");
+        if (path != null) {
+            for (String p : path.split(":")) {
+                if (!p.isBlank()) {
+                    dirs.add(Path.of(p));
+                }
+            }
+        }
+        return dirs;
+    }
+
+    /** Opens the command channel (pipe framing over stdio or inherited fds). */
+    static final class ChannelOpener {
+        private ChannelOpener() {}
+
+        static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes) throws Exception {
+            String u = uri != null ? uri : env.getOrDefault("NNI_TUNER_COMMAND_CHANNEL", "stdio:");
+            if (u.equals("stdio:")) {
+                return new StreamChannel(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), maxFrameBytes, "stdio:");
+            }
+            throw new IllegalArgumentException("unsupported channel " + u);
+        }
+    }
+}
