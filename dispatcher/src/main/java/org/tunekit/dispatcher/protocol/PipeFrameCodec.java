@@ -26,6 +26,7 @@ public final class PipeFrameCodec {
     public static final long DEFAULT_MAX_PAYLOAD = 256L << 20;
 
     private final long maxPayload;
+    private final boolean readsReplies;
     private final byte[] header = new byte[HEADER_LENGTH];
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -33,14 +34,24 @@ public final class PipeFrameCodec {
     private byte[] buffer = new byte[8192];
     private long offset;
 
-    /** A codec with the default payload limit. */
+    /** A dispatcher-side codec (it reads the manager's commands) with the default payload limit. */
     public PipeFrameCodec() {
         this(DEFAULT_MAX_PAYLOAD);
     }
 
-    /** A codec accepting payloads up to {@code maxPayload} bytes. */
+    /** A dispatcher-side codec accepting payloads up to {@code maxPayload} bytes. */
     public PipeFrameCodec(long maxPayload) {
+        this(maxPayload, false);
+    }
+
+    private PipeFrameCodec(long maxPayload, boolean readsReplies) {
         this.maxPayload = maxPayload;
+        this.readsReplies = readsReplies;
+    }
+
+    /** A manager-side codec: it reads the dispatcher's replies ({@code ID}, {@code TR}, ...). */
+    public static PipeFrameCodec forManager() {
+        return new PipeFrameCodec(DEFAULT_MAX_PAYLOAD, true);
     }
 
     /** Bytes consumed so far. */
@@ -77,9 +88,9 @@ public final class PipeFrameCodec {
             throw new ProtocolException("bad command code at byte " + (frameStart + bad) + ": " + describeByte(header[bad])
                     + " is not an upper-case ASCII letter");
         }
-        if (!type.toDispatcher()) {
+        if (type.toDispatcher() == readsReplies) {
             throw new ProtocolException("command " + type.code() + " at byte " + frameStart
-                    + " is sent by the dispatcher, never to it");
+                    + (readsReplies ? " is sent to the dispatcher, never by it" : " is sent by the dispatcher, never to it"));
         }
         long length = 0;
         for (int i = 2; i < HEADER_LENGTH; i++) {
