@@ -144,6 +144,9 @@ final class RandomTuner implements Tuner {
                 throw new IOException(file + ": corrupt draw count " + savedDraws);
             }
             seen.readFrom(in);
+            if (savedSeed != seed) {
+                LOG.log(System.Logger.Level.INFO, "Random tuner: continuing the checkpoint's seed " + savedSeed + " (not " + seed + ")");
+            }
             seed = savedSeed;
             master = new SplittableRandom(seed);
             for (long i = 0; i < savedDraws; i++) {

@@ -143,6 +143,19 @@ class GridSearchTunerTest {
     }
 
     @Test
+    void everyTypeGivesDistinctPointsInsideTheSpace() {
+        SearchSpace space = SearchSpace.builder()
+                .choice("c", "a", "b").randint("ri", 0, 2).uniform("u", -1, 1).quniform("qu", 0, 1, 0.25)
+                .loguniform("lu", 1e-3, 1).qloguniform("qlu", 1, 8, 1).normal("n", 0, 1).qnormal("qn", 0, 2, 1)
+                .lognormal("ln", 0, 1).qlognormal("qln", 2, 1, 1).build();
+        List<Parameters> all = drain(tuner(space), 3000);
+        assertThat(all).hasSize(3000).doesNotHaveDuplicates();
+        for (Parameters p : all) {
+            assertThat(space.violation(p)).as("%s", p).isEmpty();
+        }
+    }
+
+    @Test
     void emptySpaceGivesOneEmptyPoint() {
         assertThat(drain(tuner(SearchSpace.empty()), 10)).containsExactly(Parameters.of(Map.of()));
     }
