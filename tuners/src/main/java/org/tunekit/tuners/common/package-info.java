@@ -1,0 +1,5 @@
+/**
+ * Pieces the built-in tuners share: canonical keys of parameter sets, so that a tuner can tell a
+ * point it has already suggested (or been told about) from a new one.
+ */
+package org.tunekit.tuners.common;
