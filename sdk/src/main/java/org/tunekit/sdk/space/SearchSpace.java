@@ -296,18 +296,15 @@ public final class SearchSpace {
         return OptionalLong.of(total);
     }
 
+    /**
+     * The values {@code clip(round(x / q) * q)} takes for x in [low, high]: one per multiple k of q
+     * from round(low / q) to round(high / q). A multiple outside the bounds is clipped onto the bound
+     * and still counts once; a bound that no draw rounds onto is not a value of its own.
+     */
     private static long quantisedCount(Continuous c) {
         double lo = Math.rint(c.low() / c.q());
         double hi = Math.rint(c.high() / c.q());
-        long n = (long) (hi - lo) + 1;
-        // the clipped bounds count as values of their own when they are not multiples of q
-        if (Math.abs(c.low() / c.q() - lo) > 1e-9) {
-            n++;
-        }
-        if (Math.abs(c.high() / c.q() - hi) > 1e-9) {
-            n++;
-        }
-        return Math.max(1, n);
+        return Math.max(1, (long) (hi - lo) + 1);
     }
 
     /** A builder, for spaces made in code (tests, examples). */
