@@ -88,7 +88,7 @@ public final class TunerTestKit {
         return new TunerTestKit(provider::create, provider.name(), Map.of(), null, 1, Map.of());
     }
 
-    /** A kit for the tuners a function creates from class arguments. */
+    /** A kit for the tuners a function creates from class arguments; failure messages name the tuner's class. */
     public static TunerTestKit forTuner(Function<ClassArguments, ? extends Tuner> factory) {
         Objects.requireNonNull(factory, "factory");
         return new TunerTestKit(factory::apply, null, Map.of(), null, 1, Map.of());
@@ -226,7 +226,7 @@ public final class TunerTestKit {
             TunerDriver d = new TunerDriver(create(context), s, context).start();
             ToDoubleFunction<Parameters> metric = TunerDriver.contractMetric(s);
             d.run(12, 1, metric);
-            d.run(12 + 16, 4, metric);
+            d.run(16, 4, metric);
         });
     }
 
@@ -479,8 +479,21 @@ public final class TunerTestKit {
         return t;
     }
 
+    /** The provider's name, or for {@link #forTuner} the class name of an instance made for the purpose. */
     private String label() {
-        return name != null ? name : "created by forTuner";
+        if (name != null) {
+            return name;
+        }
+        try {
+            Tuner t = factory.apply(ClassArguments.of(arguments));
+            if (t != null) {
+                Class<?> c = t.getClass();
+                return c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName();
+            }
+        } catch (RuntimeException e) {
+            // the check itself reports the failure to create the tuner
+        }
+        return "tuner";
     }
 
     private String context(Check check, String spaceName) {
@@ -507,6 +520,6 @@ public final class TunerTestKit {
 
     @Override
     public String toString() {
-        return "TunerTestKit[" + label() + ", arguments=" + arguments + (skipped.isEmpty() ? "" : ", skipped=" + skipped.keySet()) + "]";
+        return "TunerTestKit[" + (name != null ? name : "forTuner") + ", arguments=" + arguments + (skipped.isEmpty() ? "" : ", skipped=" + skipped.keySet()) + "]";
     }
 }

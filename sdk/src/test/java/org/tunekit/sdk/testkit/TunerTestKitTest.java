@@ -48,6 +48,7 @@ class TunerTestKitTest {
         assertThatThrownBy(() -> kit(SampleTuners.OutOfSpaceTuner::new).check(Check.IN_SPACE))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("check IN_SPACE")
+                .hasMessageContaining("tuner 'OutOfSpaceTuner'")
                 .hasMessageContaining("space 'all-types'")
                 .hasMessageContaining("outside the search space")
                 .hasMessageContaining("parameter 'ratio' (uniform): 3.0 is not a possible value");
