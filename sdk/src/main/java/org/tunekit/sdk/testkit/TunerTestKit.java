@@ -57,6 +57,7 @@ import org.tunekit.sdk.spi.TunerProvider;
  * that run on "the space" use the one given by {@link #withSpace} or, without one, the
  * {@link ContractSpaces#allTypes() all-types} and {@link ContractSpaces#nested() nested} spaces;
  * {@link Check#IN_SPACE} runs on every {@link ContractSpaces contract space} and on the given one.
+ * A tuner that refuses some parameter types leaves a contract space out with {@link #skipSpace}.
  * When a checkpoint is restored the fresh instance gets {@code loadCheckpoint} first and then
  * {@code updateSearchSpace}, which is the order of a resumed experiment.
  */
@@ -71,39 +72,41 @@ public final class TunerTestKit {
     private final SearchSpace space;
     private final int batchSize;
     private final Map<Check, String> skipped;
+    private final Map<String, String> skippedSpaces;
 
     private TunerTestKit(Function<ClassArguments, Tuner> factory, String name, Map<String, Object> arguments,
-                         SearchSpace space, int batchSize, Map<Check, String> skipped) {
+                         SearchSpace space, int batchSize, Map<Check, String> skipped, Map<String, String> skippedSpaces) {
         this.factory = factory;
         this.name = name;
         this.arguments = arguments;
         this.space = space;
         this.batchSize = batchSize;
         this.skipped = skipped;
+        this.skippedSpaces = skippedSpaces;
     }
 
     /** A kit for the tuners a provider creates; the provider's name appears in failure messages. */
     public static TunerTestKit forProvider(TunerProvider provider) {
         Objects.requireNonNull(provider, "provider");
-        return new TunerTestKit(provider::create, provider.name(), Map.of(), null, 1, Map.of());
+        return new TunerTestKit(provider::create, provider.name(), Map.of(), null, 1, Map.of(), Map.of());
     }
 
     /** A kit for the tuners a function creates from class arguments; failure messages name the tuner's class. */
     public static TunerTestKit forTuner(Function<ClassArguments, ? extends Tuner> factory) {
         Objects.requireNonNull(factory, "factory");
-        return new TunerTestKit(factory::apply, null, Map.of(), null, 1, Map.of());
+        return new TunerTestKit(factory::apply, null, Map.of(), null, 1, Map.of(), Map.of());
     }
 
     /** The class arguments every instance is created with (NNI's keys, such as {@code seed}). */
     public TunerTestKit withArguments(Map<String, ?> arguments) {
         @SuppressWarnings("unchecked")
         Map<String, Object> copy = (Map<String, Object>) ClassArguments.of(arguments).asMap();
-        return new TunerTestKit(factory, name, copy, space, batchSize, skipped);
+        return new TunerTestKit(factory, name, copy, space, batchSize, skipped, skippedSpaces);
     }
 
     /** The search space for {@link #run} and for the checks that use one space. */
     public TunerTestKit withSpace(SearchSpace space) {
-        return new TunerTestKit(factory, name, arguments, Objects.requireNonNull(space, "space"), batchSize, skipped);
+        return new TunerTestKit(factory, name, arguments, Objects.requireNonNull(space, "space"), batchSize, skipped, skippedSpaces);
     }
 
     /**
@@ -115,7 +118,7 @@ public final class TunerTestKit {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
         }
-        return new TunerTestKit(factory, name, arguments, space, batchSize, skipped);
+        return new TunerTestKit(factory, name, arguments, space, batchSize, skipped, skippedSpaces);
     }
 
     /** Leaves a check out of {@link #checkContract()}, for a reason that a reader of the test should see. */
@@ -127,7 +130,24 @@ public final class TunerTestKit {
         Map<Check, String> s = new EnumMap<>(Check.class);
         s.putAll(skipped);
         s.put(check, reason);
-        return new TunerTestKit(factory, name, arguments, space, batchSize, Map.copyOf(s));
+        return new TunerTestKit(factory, name, arguments, space, batchSize, Map.copyOf(s), skippedSpaces);
+    }
+
+    /**
+     * Leaves one of the {@link ContractSpaces#all() contract spaces} (by its name there, such as
+     * {@code "all-types"}) out of the checks, for a tuner that refuses some parameter types. The
+     * duplicate and exhaustion checks keep their finite spaces; skip those checks instead.
+     */
+    public TunerTestKit skipSpace(String spaceName, String reason) {
+        if (!ContractSpaces.all().containsKey(spaceName)) {
+            throw new IllegalArgumentException("no contract space '" + spaceName + "'; the spaces are " + ContractSpaces.all().keySet());
+        }
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("skipping space '" + spaceName + "' needs a reason");
+        }
+        Map<String, String> s = new LinkedHashMap<>(skippedSpaces);
+        s.put(spaceName, reason);
+        return new TunerTestKit(factory, name, arguments, space, batchSize, skipped, Map.copyOf(s));
     }
 
     /**
@@ -157,6 +177,7 @@ public final class TunerTestKit {
             for (AssertionError e : failures) {
                 sb.append("\n - ").append(e.getMessage());
             }
+            skipped.forEach((c, why) -> sb.append("\n(skipped ").append(c).append(": ").append(why).append(')'));
             AssertionError all = new AssertionError(sb.toString());
             failures.forEach(all::addSuppressed);
             throw all;
@@ -218,6 +239,7 @@ public final class TunerTestKit {
 
     private void checkInSpace() {
         Map<String, SearchSpace> spaces = new LinkedHashMap<>(ContractSpaces.all());
+        spaces.keySet().removeAll(skippedSpaces.keySet());
         if (space != null) {
             spaces.put("given", space);
         }
@@ -441,6 +463,10 @@ public final class TunerTestKit {
         Map<String, SearchSpace> m = new LinkedHashMap<>();
         m.put("all-types", ContractSpaces.allTypes());
         m.put("nested", ContractSpaces.nested());
+        m.keySet().removeAll(skippedSpaces.keySet());
+        if (m.isEmpty()) {
+            throw new IllegalStateException("both 'all-types' and 'nested' are skipped: give a space with withSpace");
+        }
         return m;
     }
 

@@ -132,6 +132,35 @@ class TunerTestKitTest {
     }
 
     @Test
+    void aTunerRefusingSomeTypesSkipsThoseSpaces() {
+        java.util.function.Function<ClassArguments, Tuner> noNormals = args -> new SampleTuners.RandomTuner(args) {
+            @Override
+            public void updateSearchSpace(SearchSpace s) {
+                s.allParameters().forEach(p -> {
+                    if (p.nniType().contains("normal")) {
+                        throw new IllegalArgumentException("normal types are not supported: " + p.path());
+                    }
+                });
+                super.updateSearchSpace(s);
+            }
+        };
+        assertThatThrownBy(() -> kit(noNormals).check(Check.IN_SPACE))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("space 'all-types'")
+                .hasMessageContaining("the tuner threw from updateSearchSpace")
+                .hasMessageContaining("normal types are not supported: shift");
+        kit(noNormals).skipSpace("all-types", "normal types are not supported").checkContract();
+        assertThatThrownBy(() -> kit(noNormals).skipSpace("all types", "typo"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no contract space 'all types'");
+    }
+
+    @Test
+    void skipReasonsAppearWithFailures() {
+        assertThatThrownBy(() -> kit(SampleTuners.WithReplacementTuner::new).skip(Check.SEED, "not relevant here").checkContract())
+                .hasMessageContaining("(skipped SEED: not relevant here)");
+    }
+
+    @Test
     void skippingNeedsAReason() {
         assertThatThrownBy(() -> kit(SampleTuners.RandomTuner::new).skip(Check.SEED, " "))
                 .isInstanceOf(IllegalArgumentException.class)
