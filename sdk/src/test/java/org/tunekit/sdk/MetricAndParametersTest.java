@@ -46,6 +46,14 @@ class MetricAndParametersTest {
         assertThatThrownBy(() -> Metric.fromReported(Map.of("default", Map.of("x", 1))))
                 .hasMessageContaining("\"default\" must be a number, got an object");
         assertThatThrownBy(() -> Metric.fromReported(Map.of("default", "abc"))).hasMessageContaining("\"abc\"");
+        for (String javaOnly : new String[] {"1.5f", "2d", "0x1p3", "1,5", "", "1e", "Inf"}) {
+            assertThatThrownBy(() -> Metric.fromReported(javaOnly)).as(javaOnly).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("metric is a string that is not a number");
+        }
+        assertThat(Metric.fromReported("NaN").value()).isNaN();
+        assertThat(Metric.fromReported("-Infinity").value()).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(Metric.fromReported("+.5E2").value()).isEqualTo(50.0);
+        assertThat(Metric.fromReported("7.").value()).isEqualTo(7.0);
         assertThatThrownBy(() -> Metric.fromReported(null)).hasMessageContaining("got null");
         assertThatThrownBy(() -> Metric.fromReported(true)).hasMessageContaining("got true");
         assertThatThrownBy(() -> Metric.fromReported(List.of(1))).hasMessageContaining("must be a number or an object");
