@@ -10,6 +10,8 @@ import java.util.Map;
  * @param reported the metric as reported: a {@code Long}, {@code Double}, {@code String} or {@code Map}
  */
 public record Metric(double value, Object reported) {
+    private static final java.util.regex.Pattern DECIMAL =
+            java.util.regex.Pattern.compile("[+-]?(NaN|Infinity|(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?)");
 
     /** Checks and copies the reported value. */
     public Metric {
@@ -50,11 +52,12 @@ public record Metric(double value, Object reported) {
             return n.doubleValue();
         }
         if (reported instanceof String s) {
-            try {
-                return Double.parseDouble(s.trim());
-            } catch (NumberFormatException e) {
+            // decimal text only: Double.parseDouble alone would also take Java's "1.5f", "2d" and hex floats
+            String t = s.trim();
+            if (!DECIMAL.matcher(t).matches()) {
                 throw new IllegalArgumentException("metric is a string that is not a number: " + JsonValues.describe(s));
             }
+            return Double.parseDouble(t);
         }
         if (reported instanceof Map<?, ?> m) {
             if (!m.containsKey("default")) {

@@ -30,12 +30,13 @@ public final class JsonCodec {
      * @throws ProtocolException saying where the text is malformed
      */
     public static Object parse(String text, String what) throws ProtocolException {
+        // Gson's reader reports an empty document as an end of input in the middle of a value
+        if (text.isBlank()) {
+            throw new ProtocolException("invalid JSON in " + what + ": it is empty");
+        }
         JsonReader reader = new JsonReader(new StringReader(text));
         reader.setStrictness(Strictness.STRICT);
         try {
-            if (reader.peek() == JsonToken.END_DOCUMENT) {
-                throw new ProtocolException("invalid JSON in " + what + ": it is empty");
-            }
             Object value = read(reader);
             if (reader.peek() != JsonToken.END_DOCUMENT) {
                 throw new ProtocolException("invalid JSON in " + what + ": unexpected text after the value at " + location(reader));

@@ -66,7 +66,8 @@ public sealed interface Continuous extends Parameter permits Uniform, LogUniform
         if (bounded() && (v < low() || v > high())) {
             return false;
         }
-        if (logScale() && v <= 0 && q() == 0) {
+        // a log-scale value is positive; quantising may round it down to 0, never below
+        if (logScale() && (q() == 0 ? v <= 0 : v < 0)) {
             return false;
         }
         if (q() > 0) {

@@ -240,13 +240,33 @@ public final class SearchSpace {
         return Parameters.of(values);
     }
 
-    /** What is wrong with {@code parameters} for this space (a missing, unknown or out-of-range value), or empty when it fits. */
+    /**
+     * What is wrong with {@code parameters} for this space (a missing, unknown or out-of-range value),
+     * or empty when it fits. Inside a nested choice the message names the full path, such as
+     * {@code model/tree/depth}.
+     */
     public Optional<String> violation(Parameters parameters) {
         for (Parameter p : this.parameters) {
             if (!parameters.values().containsKey(p.name())) {
                 return Optional.of("parameter '" + p.path() + "' is missing");
             }
             Object v = parameters.values().get(p.name());
+            if (p instanceof Choice c && c.indexOf(v) >= 0 && c.options().get(c.indexOf(v)).nested()) {
+                Choice.Option option = c.options().get(c.indexOf(v));
+                Map<String, Object> sub = new LinkedHashMap<>();
+                ((Map<?, ?>) v).forEach((k, x) -> {
+                    if (!"_name".equals(k)) {
+                        sub.put((String) k, x);
+                    }
+                });
+                Optional<String> inner = option.subspace().violation(Parameters.of(sub));
+                if (inner.isPresent()) {
+                    String m = inner.get();
+                    return Optional.of(m.startsWith("parameter '") ? m : "parameter '" + p.path() + "' (choice), option "
+                            + JsonValues.describe(option.value()) + ": " + m);
+                }
+                continue;
+            }
             if (!p.accepts(v)) {
                 return Optional.of("parameter '" + p.path() + "' (" + p.nniType() + "): " + JsonValues.describe(v) + " is not a possible value");
             }
@@ -296,18 +316,15 @@ public final class SearchSpace {
         return OptionalLong.of(total);
     }
 
+    /**
+     * The values {@code clip(round(x / q) * q)} takes for x in [low, high]: one per multiple k of q
+     * from round(low / q) to round(high / q). A multiple outside the bounds is clipped onto the bound
+     * and still counts once; a bound that no draw rounds onto is not a value of its own.
+     */
     private static long quantisedCount(Continuous c) {
         double lo = Math.rint(c.low() / c.q());
         double hi = Math.rint(c.high() / c.q());
-        long n = (long) (hi - lo) + 1;
-        // the clipped bounds count as values of their own when they are not multiples of q
-        if (Math.abs(c.low() / c.q() - lo) > 1e-9) {
-            n++;
-        }
-        if (Math.abs(c.high() / c.q() - hi) > 1e-9) {
-            n++;
-        }
-        return Math.max(1, n);
+        return Math.max(1, (long) (hi - lo) + 1);
     }
 
     /** A builder, for spaces made in code (tests, examples). */
