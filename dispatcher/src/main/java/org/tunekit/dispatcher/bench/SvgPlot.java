@@ -12,10 +12,11 @@ import java.util.Locale;
 final class SvgPlot {
     static final List<String> PALETTE = List.of("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
             "#e377c2", "#17becf", "#bcbd22", "#7f7f7f");
-    static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus");
+    static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus", "star",
+            "hexagon");
 
     private static final int PANEL_W = 470;
-    private static final int PANEL_H = 380;
+    private static final int PANEL_H = 420;
     private static final int LEFT = 72;
     private static final int RIGHT = 18;
     private static final int TOP = 62;
@@ -260,9 +261,23 @@ final class SvgPlot {
                     + " L" + f(x + r) + "," + f(y - r) + "\" stroke=\"" + color + "\" stroke-width=\"2.2\">" + t + "</path>";
             case "plus" -> "<path d=\"M" + f(x - r - 1) + "," + f(y) + " L" + f(x + r + 1) + "," + f(y) + " M" + f(x) + "," + f(y - r - 1)
                     + " L" + f(x) + "," + f(y + r + 1) + "\" stroke=\"" + color + "\" stroke-width=\"2.2\">" + t + "</path>";
+            case "star" -> polygon(style, t, regular(x, y, 10, r + 2, (r + 2) * 0.45));
+            case "hexagon" -> polygon(style, t, regular(x, y, 6, r + 0.5, r + 0.5));
             default -> "<circle cx=\"" + f(x) + "\" cy=\"" + f(y) + "\" r=\"" + f(r) + "\" " + style + ">" + t + "</circle>";
         };
         return body + "\n";
+    }
+
+    /** The corners of a regular polygon (or, with two radii, a star) around (x, y), pointing up. */
+    private static double[] regular(double x, double y, int corners, double outer, double inner) {
+        double[] xy = new double[2 * corners];
+        for (int i = 0; i < corners; i++) {
+            double a = -Math.PI / 2 + 2 * Math.PI * i / corners;
+            double rr = i % 2 == 0 ? outer : inner;
+            xy[2 * i] = x + rr * Math.cos(a);
+            xy[2 * i + 1] = y + rr * Math.sin(a);
+        }
+        return xy;
     }
 
     private static String polygon(String style, String title, double... xy) {
