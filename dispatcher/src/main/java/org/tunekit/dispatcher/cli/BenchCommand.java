@@ -126,7 +126,7 @@ final class BenchCommand implements Callable<Integer> {
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
         Map<String, Objective> all = Objectives.all();
         List<Objective> objectives = new ArrayList<>();
-        for (String f : functions.isEmpty() ? List.copyOf(all.keySet()) : functions) {
+        for (String f : functions.isEmpty() ? List.copyOf(all.keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             Objective o = all.get(f.trim());
             if (o == null) {
                 throw new IllegalArgumentException("unknown function '" + f + "'; available: " + String.join(", ", all.keySet()));

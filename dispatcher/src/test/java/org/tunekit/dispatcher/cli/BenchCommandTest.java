@@ -10,14 +10,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.sdk.spi.TunerProvider;
 
 class BenchCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+    @TempDir
+    static Path pluginDir;
+
+    /**
+     * Packs {@link BenchSamplerProvider} into a plugin jar, so that the benchmark finds it the way it
+     * finds any third-party tuner (and no other test's catalog sees it).
+     */
+    @BeforeAll
+    static void packPlugin() throws Exception {
+        Path classes = Path.of(BenchSamplerProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String pkg = BenchSamplerProvider.class.getPackageName().replace('.', '/');
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(pluginDir.resolve("sampler.jar")));
+                var files = Files.list(classes.resolve(pkg))) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("BenchSamplerProvider")).toList()) {
+                jar.putNextEntry(new JarEntry(pkg + "/" + f.getFileName()));
+                jar.write(Files.readAllBytes(f));
+                jar.closeEntry();
+            }
+            jar.putNextEntry(new JarEntry("META-INF/services/" + TunerProvider.class.getName()));
+            jar.write((BenchSamplerProvider.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+            jar.closeEntry();
+        }
+    }
+
     private int run(String... args) {
+        args = concat(args, "--plugins", pluginDir.toString());
         return TunekitMain.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -42,7 +71,7 @@ class BenchCommandTest {
     @Test
     void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
         assertThat(run("bench", "--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
-        assertThat(err()).contains("unknown tuner 'NoSuchTuner'").contains("BenchSampler");
+        assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");
         assertThat(dir.resolve("regret.csv")).doesNotExist();
     }
 

@@ -11,7 +11,7 @@ import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.TunerProvider;
 
 /**
- * A test tuner found through the catalog: samples the prior with a generator seeded by
+ * A test tuner that the tests pack into a plugin jar: samples the prior with a generator seeded by
  * {@code seed} (required) plus {@code offset}, and insists on {@code optimize_mode: minimize}.
  */
 public final class BenchSamplerProvider implements TunerProvider {
