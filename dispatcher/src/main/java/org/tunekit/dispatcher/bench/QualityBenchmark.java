@@ -207,12 +207,19 @@ public final class QualityBenchmark {
                 config.functions().stream().map(Objective::name).toList(), config.modes(), config.trials(), results);
         List<Path> files = write(table, reference, config, wall);
         int failed = (int) results.stream().filter(r -> !r.succeeded()).count();
-        for (RunResult r : results) {
-            if (!r.succeeded()) {
-                progress.println("bench: failed: " + r.key().tuner() + " on " + r.key().function() + " (" + r.key().mode().label()
-                        + ", seed " + r.key().seed() + "): " + r.failure());
+        for (String tuner : table.tuners()) {
+            for (String function : table.functions()) {
+                for (Mode mode : table.modes()) {
+                    Map<String, Integer> failures = table.failures(tuner, function, mode);
+                    int n = failures.values().stream().mapToInt(Integer::intValue).sum();
+                    if (n > 0) {
+                        progress.println("bench: " + tuner + " on " + function + " (" + mode.label() + "): " + n + " of "
+                                + config.seeds().size() + " runs failed: " + failures.keySet().iterator().next());
+                    }
+                }
             }
         }
+        progress.flush();
         return new Outcome(results.size(), failed, files);
     }
 
@@ -221,7 +228,7 @@ public final class QualityBenchmark {
         try {
             Tuner tuner = factory.create(setup, key.seed());
             return RunDriver.run(key, tuner, objective, space, trials);
-        } catch (RuntimeException | StackOverflowError | NoClassDefFoundError e) {
+        } catch (RuntimeException | LinkageError | StackOverflowError | AssertionError e) {
             return RunResult.failed(key, describe(e), 0);
         }
     }
@@ -232,6 +239,12 @@ public final class QualityBenchmark {
             sb.append(" <- ").append(c);
         }
         return sb.toString();
+    }
+
+    private static String environment() {
+        return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + "), "
+                + Runtime.getRuntime().availableProcessors() + " processor(s), " + System.getProperty("os.name") + " "
+                + System.getProperty("os.arch") + "; finished " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
     static NniReference reference(String option) throws IOException {
@@ -269,7 +282,7 @@ public final class QualityBenchmark {
                 : "`" + config.reference() + "`";
         Path summary = config.out().resolve("summary.md");
         Files.writeString(summary, SummaryMarkdown.render(table, reference,
-                new SummaryMarkdown.RunInfo(config.seeds(), config.threads(), wall, source, plots)), StandardCharsets.UTF_8);
+                new SummaryMarkdown.RunInfo(config.seeds(), config.threads(), wall, source, plots, environment())), StandardCharsets.UTF_8);
         files.add(summary);
         return files;
     }

@@ -20,8 +20,9 @@ final class SummaryMarkdown {
      * @param wallSeconds     wall time of the whole benchmark
      * @param referenceSource where NNI's figures came from, or {@code null} when none are shown
      * @param plotFiles       the convergence plots, relative to the summary
+     * @param environment     the Java version and machine, or empty
      */
-    record RunInfo(List<Long> seeds, int threads, double wallSeconds, String referenceSource, List<String> plotFiles) {
+    record RunInfo(List<Long> seeds, int threads, double wallSeconds, String referenceSource, List<String> plotFiles, String environment) {
         RunInfo {
             seeds = List.copyOf(seeds);
             plotFiles = List.copyOf(plotFiles);
@@ -38,7 +39,11 @@ final class SummaryMarkdown {
                 .append(") × ").append(results.functions().size()).append(" function(s) × ").append(results.modes().size())
                 .append(" mode(s) × seeds ").append(Numbers.seeds(info.seeds())).append(", ").append(results.trials())
                 .append(" trials each; batch mode asks for ").append(Mode.BATCH.batchSize()).append(" parameter sets per request. ")
-                .append(info.threads()).append(" run(s) at a time, ").append(Numbers.sig3(info.wallSeconds())).append(" s in all.\n\n");
+                .append(info.threads()).append(" run(s) at a time, ").append(Numbers.sig3(info.wallSeconds())).append(" s in all.\n");
+        if (!info.environment().isEmpty()) {
+            sb.append("Machine: ").append(info.environment()).append(".\n");
+        }
+        sb.append('\n');
         sb.append("Cells: median [Q1, Q3] over the seeds. Quartiles interpolate linearly between order statistics ")
                 .append("(numpy's default `percentile`, Hyndman and Fan type 7). Bold: the lowest median of the column for that function.\n");
         sb.append("Tuner s/run: mean seconds spent inside the tuner per run (updateSearchSpace, generateParameters / ")

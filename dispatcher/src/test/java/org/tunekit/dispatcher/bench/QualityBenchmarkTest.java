@@ -53,6 +53,34 @@ class QualityBenchmarkTest {
     }
 
     @Test
+    void aTunerRejectingOneSpaceFailsThoseRunsOnlyAndSaysSoOncePerGroup(@TempDir Path dir) throws Exception {
+        QualityBenchmark.TunerFactory noNesting = (setup, seed) -> new SamplingTestTuner(seed, Long.MAX_VALUE) {
+            @Override
+            public void updateSearchSpace(org.tunekit.sdk.space.SearchSpace space) {
+                if (space.definition().containsKey("model")) {
+                    throw new IllegalArgumentException("nested choices are not supported");
+                }
+                super.updateSearchSpace(space);
+            }
+        };
+        StringWriter progress = new StringWriter();
+        QualityBenchmark.Config c = new QualityBenchmark.Config(List.of(TunerSetup.parse("flat")),
+                List.of(Objectives.branin(), Objectives.nested()), List.of(Mode.SEQUENTIAL), List.of(0L, 1L), 10, 1, dir,
+                QualityBenchmark.NO_REFERENCE);
+        QualityBenchmark.Outcome o = QualityBenchmark.run(c, noNesting, new PrintWriter(progress));
+        assertThat(o.runs()).isEqualTo(4);
+        assertThat(o.failed()).isEqualTo(2);
+        assertThat(progress.toString()).contains("bench: 4/4 runs (100.0%), ").contains(", 2 failed")
+                .contains("bench: flat on nested (sequential): 2 of 2 runs failed: java.lang.IllegalArgumentException: nested choices are not supported")
+                .doesNotContain("flat on branin");
+        assertThat(Files.readAllLines(dir.resolve("regret.csv"))).hasSize(1 + 2 * 10).noneMatch(l -> l.contains("nested"));
+        assertThat(Files.readAllLines(dir.resolve("runs.csv"))).contains("flat,nested,sequential,1,0,0.000000,"
+                + "java.lang.IllegalArgumentException: nested choices are not supported");
+        assertThat(Files.readString(dir.resolve("summary.md")))
+                .contains("| nested | flat | 0 | failed: java.lang.IllegalArgumentException: nested choices are not supported |  |\n");
+    }
+
+    @Test
     void checksTheTunersBeforeItStarts(@TempDir Path dir) {
         QualityBenchmark.TunerFactory picky = (setup, seed) -> {
             if (!setup.name().equals("random")) {

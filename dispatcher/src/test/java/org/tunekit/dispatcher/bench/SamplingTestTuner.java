@@ -13,7 +13,7 @@ import org.tunekit.sdk.space.SearchSpace;
  * A deterministic test tuner: draws each parameter set from the prior with a generator seeded by
  * its seed, stops after {@code limit} sets, and records every call it receives.
  */
-final class SamplingTestTuner implements Tuner {
+class SamplingTestTuner implements Tuner {
     final List<String> calls = new ArrayList<>();
     final List<TrialResult> results = new ArrayList<>();
     private final SplittableRandom rng;

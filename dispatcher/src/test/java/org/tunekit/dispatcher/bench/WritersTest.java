@@ -64,7 +64,7 @@ class WritersTest {
                 a,sequential,branin,0.0799
                 """), "times");
         String md = SummaryMarkdown.render(results(), ref, new SummaryMarkdown.RunInfo(List.of(0L, 1L, 2L), 2, 1.25, "`anchors`",
-                List.of("convergence-branin.svg")));
+                List.of("convergence-branin.svg"), "Java 17, 2 processor(s)"));
         assertThat(md).contains("## Sequential mode (one parameter set per request)")
                 .contains("| function | tuner | seeds | after 3 | tuner s/run |")
                 // A: regrets after 3 trials are 0.004 and 0.5 -> median 0.252, Q1 0.128, Q3 0.376
@@ -74,6 +74,7 @@ class WritersTest {
                 .contains("| branin | *NNI gp* |  | *unsupported* |  |")
                 .contains("> a note about the source")
                 .contains("seeds 0..2")
+                .contains("Machine: Java 17, 2 processor(s).")
                 .contains("Hyndman and Fan type 7")
                 .contains("![convergence-branin.svg](convergence-branin.svg)")
                 .doesNotContain("Batch mode")
@@ -84,7 +85,7 @@ class WritersTest {
     void aTunerWhoseRunsAllFailedSaysWhy() {
         Results r = new Results(List.of("X"), List.of("mixed"), List.of(Mode.BATCH), 100, List.of(
                 RunResult.failed(new RunKey("X", "mixed", Mode.BATCH, 0), "unsupported parameter type", 0)));
-        String md = SummaryMarkdown.render(r, NniReference.none(), new SummaryMarkdown.RunInfo(List.of(0L), 1, 1, null, List.of()));
+        String md = SummaryMarkdown.render(r, NniReference.none(), new SummaryMarkdown.RunInfo(List.of(0L), 1, 1, null, List.of(), ""));
         assertThat(md).contains("| function | tuner | seeds | after 25 | after 50 | after 100 | tuner s/run |")
                 .contains("| mixed | X | 0 | failed: unsupported parameter type |  |  |  |")
                 .doesNotContain("NNI");
