@@ -1,0 +1,28 @@
+package org.tunekit.tuners.contract;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.tunekit.sdk.testkit.Check;
+import org.tunekit.sdk.testkit.TunerTestKit;
+import org.tunekit.tuners.grid.GridSearchTunerProvider;
+import org.tunekit.tuners.random.RandomTunerProvider;
+
+/**
+ * The built-in tuners pass the SDK's shared contract, the same checks a plugin author runs.
+ * {@code BatchTuner} is the exception by design: its parameter sets are the options of its single
+ * {@code combine_params} choice rather than values of the space, so its own tests cover it.
+ */
+class BuiltInTunerContractTest {
+
+    @Test
+    void random() {
+        TunerTestKit.forProvider(new RandomTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void gridSearch() {
+        TunerTestKit.forProvider(new GridSearchTunerProvider())
+                .skip(Check.SEED, "the grid has no randomness: every instance walks the same grid")
+                .checkContract();
+    }
+}
