@@ -71,6 +71,10 @@ public final class Payloads {
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("ME field \"type\" must be FINAL, PERIODICAL or REQUEST_PARAMETER, got \"" + typeName + "\"");
         }
+        if (type != MetricReport.Type.REQUEST_PARAMETER && !m.containsKey("parameter_id")) {
+            throw new ProtocolException("ME " + type + " payload needs \"parameter_id\" (an integer, or null for a trial the"
+                    + " dispatcher did not create)");
+        }
         Long parameterId = optionalLong(m, "parameter_id", "ME");
         int sequence = (int) orZero(optionalLong(m, "sequence", "ME"));
         int parameterIndex = (int) orZero(optionalLong(m, "parameter_index", "ME"));
