@@ -28,7 +28,13 @@ import org.tunekit.sdk.space.SearchSpace;
  * over a real pipe, and compares its replies as the vector says: order within each queue ({@code KI}
  * on its own, everything else together), payloads equal as JSON values ({@code exact}) or of the
  * right shape and inside the search space ({@code structure}); an {@code error} vector must end with
- * {@code ER} holding the given text, and a non-zero exit.
+ * exactly one {@code ER} holding the given text, and a non-zero exit.
+ *
+ * <p>The manager's end of the pipe stays open after the input when the input holds {@code TE} or
+ * the vector expects an error: the dispatcher must then exit on its own, as it must with a real
+ * manager. Otherwise (or when the vector says {@code "close_input": true}) the input is closed
+ * after the last byte, which is end of stream. A vector may give {@code exp_params} verbatim
+ * instead of a {@code config} object.
  */
 class ConformanceIT {
     static final Path VECTORS = TunekitProcess.HOME.resolve("protocol-spec/vectors");
@@ -60,9 +66,16 @@ class ConformanceIT {
         return vectors.stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> replay(v)));
     }
 
+    static final java.util.Set<String> OUTCOMES = java.util.Set.of("ok", "as_recorded", "sp", "error");
+    static final java.util.Set<String> COMPARES = java.util.Set.of("exact", "structure");
+
     static void replay(Vector v) throws Exception {
+        assertThat((String) v.get("name")).as("the vector's name is its file name").isEqualTo(v.name());
+        assertThat((String) v.get("outcome")).as("outcome of " + v.name()).isIn(OUTCOMES);
+        assertThat((String) v.get("compare")).as("compare of " + v.name()).isIn(COMPARES);
         @SuppressWarnings("unchecked")
         Map<String, Object> config = (Map<String, Object>) v.doc().get("config");
+        String expParams = v.get("exp_params");
         Map<String, String> env = new LinkedHashMap<>();
         Map<String, Object> vecEnv = v.get("env");
         if (vecEnv != null) {
@@ -70,7 +83,11 @@ class ConformanceIT {
         }
         List<List<Object>> input = v.get("input");
         String bytes = v.get("input_bytes_b64");
-        try (TunekitProcess p = TunekitProcess.dispatch(ExperimentConfig.encode(config), env)) {
+        boolean error = "error".equals(v.get("outcome"));
+        boolean hasTerminate = input != null && input.stream().anyMatch(c -> "TE".equals(c.get(0)));
+        Boolean closeInput = v.get("close_input");
+        boolean close = closeInput != null ? closeInput : !(error || hasTerminate);
+        try (TunekitProcess p = TunekitProcess.dispatch(expParams != null ? expParams : ExperimentConfig.encode(config), env)) {
             if (bytes != null) {
                 p.sendRaw(Base64.getDecoder().decode(bytes));
             } else {
@@ -78,7 +95,9 @@ class ConformanceIT {
                     p.sendRaw(frame((String) c.get(0), (String) c.get(1)));
                 }
             }
-            p.closeInput();
+            if (close) {
+                p.closeInput();
+            }
             List<Command> replies = p.readAll(LIMIT);
             int status = p.waitFor(LIMIT);
             check(v, replies, status, p.stderr());
