@@ -35,6 +35,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * manager. Otherwise (or when the vector says {@code "close_input": true}) the input is closed
  * after the last byte, which is end of stream. A vector may give {@code exp_params} verbatim
  * instead of a {@code config} object.
+ *
+ * <p>Each replay gets a fresh scratch directory: {@code ${WORK}} in an environment value stands for
+ * it, and a vector's {@code files} ({@code {"relative/path": "content"}}) are written into it
+ * before the dispatcher starts (checkpoints to resume from, for example).
  */
 class ConformanceIT {
     static final Path VECTORS = TunekitProcess.HOME.resolve("protocol-spec/vectors");
@@ -76,10 +80,20 @@ class ConformanceIT {
         @SuppressWarnings("unchecked")
         Map<String, Object> config = (Map<String, Object>) v.doc().get("config");
         String expParams = v.get("exp_params");
+        Path work = Files.createTempDirectory("tunekit-vector-");
+        Map<String, String> files = v.get("files");
+        if (files != null) {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                Path target = work.resolve(f.getKey()).normalize();
+                assertThat(target.startsWith(work)).as("file " + f.getKey() + " stays inside the scratch directory").isTrue();
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, f.getValue());
+            }
+        }
         Map<String, String> env = new LinkedHashMap<>();
         Map<String, Object> vecEnv = v.get("env");
         if (vecEnv != null) {
-            vecEnv.forEach((k, val) -> env.put(k, String.valueOf(val)));
+            vecEnv.forEach((k, val) -> env.put(k, String.valueOf(val).replace("${WORK}", work.toString())));
         }
         List<List<Object>> input = v.get("input");
         String bytes = v.get("input_bytes_b64");
@@ -101,6 +115,16 @@ class ConformanceIT {
             List<Command> replies = p.readAll(LIMIT);
             int status = p.waitFor(LIMIT);
             check(v, replies, status, p.stderr());
+        } finally {
+            deleteRecursively(work);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 
