@@ -76,8 +76,8 @@ public final class Payloads {
                     + " dispatcher did not create)");
         }
         Long parameterId = optionalLong(m, "parameter_id", "ME");
-        int sequence = (int) orZero(optionalLong(m, "sequence", "ME"));
-        int parameterIndex = (int) orZero(optionalLong(m, "parameter_index", "ME"));
+        int sequence = index(optionalLong(m, "sequence", "ME"), "ME field \"sequence\"");
+        int parameterIndex = index(optionalLong(m, "parameter_index", "ME"), "ME field \"parameter_index\"");
         Metric metric = null;
         if (type != MetricReport.Type.REQUEST_PARAMETER) {
             if (!m.containsKey("value")) {
@@ -270,8 +270,15 @@ public final class Payloads {
         throw new ProtocolException(what + " must be an integer, got " + kind(v));
     }
 
-    private static long orZero(Long v) {
-        return v == null ? 0 : v;
+    /** A position counted from 0: absent is 0; negative, or beyond what an int holds, is an error. */
+    private static int index(Long v, String what) throws ProtocolException {
+        if (v == null) {
+            return 0;
+        }
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new ProtocolException(what + " must be an integer from 0 to " + Integer.MAX_VALUE + ", got " + v);
+        }
+        return (int) (long) v;
     }
 
     private static String kind(Object v) {
