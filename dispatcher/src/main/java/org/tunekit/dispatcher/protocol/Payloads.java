@@ -166,6 +166,11 @@ public final class Payloads {
                     throw new ProtocolException("AD record " + i + " needs a \"parameters\" object, got " + kind(r.get("parameters")));
                 }
                 Long id = longOrNull(r.get("parameter_id"), "AD record " + i + " parameter_id");
+                if (id != null && (id < 0 || id == Long.MAX_VALUE)) {
+                    // the id counter continues after the largest id seen: it must stay a valid id
+                    throw new ProtocolException("AD record " + i + " parameter_id must be an integer from 0 to "
+                            + (Long.MAX_VALUE - 1) + ", got " + id);
+                }
                 Object src = r.get("parameter_source");
                 @SuppressWarnings("unchecked")
                 Map<String, Object> p = (Map<String, Object>) params;
