@@ -56,7 +56,7 @@ class SchemaConformanceTest {
             "payload_me_missing_parameter_id", "payload_me_missing_trial_job_id", "payload_me_unknown_type",
             "payload_me_missing_value", "payload_en_missing_event", "payload_fd_not_a_list",
             "payload_fd_record_without_parameter", "payload_ad_record_not_object", "search_space_wrong_arity",
-            "payload_me_negative_sequence", "payload_me_sequence_too_large");
+            "payload_me_negative_sequence", "payload_me_sequence_too_large", "payload_ad_negative_parameter_id");
 
     static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
     static final Map<String, JsonSchema> SCHEMAS_BY_NAME = new TreeMap<>();
