@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -70,8 +72,8 @@ class ConformanceIT {
         return vectors.stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> replay(v)));
     }
 
-    static final java.util.Set<String> OUTCOMES = java.util.Set.of("ok", "as_recorded", "sp", "error");
-    static final java.util.Set<String> COMPARES = java.util.Set.of("exact", "structure");
+    static final Set<String> OUTCOMES = Set.of("ok", "as_recorded", "sp", "error");
+    static final Set<String> COMPARES = Set.of("exact", "structure");
 
     static void replay(Vector v) throws Exception {
         assertThat((String) v.get("name")).as("the vector's name is its file name").isEqualTo(v.name());
@@ -122,7 +124,7 @@ class ConformanceIT {
 
     private static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
             }
         }
