@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.dispatcher.channel.CommandChannel;
@@ -136,7 +137,24 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                     parameterIdOfTrial.put(m.trialJobId(), m.parameterId());
                 }
                 if (m.type() == MetricReport.Type.PERIODICAL) {
-                    if (assessor != null) {
+                    if (assessor != null && settings.includeIntermediateResults()) {
+                        // the tuner hears a killed trial's last value at this metric's place in the
+                        // stream: before the trial's end and before any later GE
+                        CompletableFuture<Metric> killedWith = new CompletableFuture<>();
+                        submit(Queue.ASSESSOR, () -> {
+                            try {
+                                killedWith.complete(handleIntermediate(m));
+                            } finally {
+                                killedWith.complete(null);
+                            }
+                        });
+                        submit(Queue.DEFAULT, () -> {
+                            Metric last = killedWith.get();
+                            if (last != null) {
+                                handleFinal(new MetricData(m.parameterId(), m.trialJobId(), MetricReport.Type.FINAL, m.sequence(), last, 0));
+                            }
+                        });
+                    } else if (assessor != null) {
                         submit(Queue.ASSESSOR, () -> handleIntermediate(m));
                     }
                 } else if (m.type() == MetricReport.Type.FINAL) {
@@ -318,18 +336,22 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
     }
 
-    private void handleIntermediate(MetricData m) throws Exception {
+    /**
+     * Assesses a trial's history. Returns the last value of the history when this metric got the
+     * trial killed, else {@code null}.
+     */
+    private Metric handleIntermediate(MetricData m) throws Exception {
         String trial = m.trialJobId();
         if (endedTrials.contains(trial)) {
-            return;
+            return null;
         }
         TrialHistory h = histories.computeIfAbsent(trial, k -> new TrialHistory());
         if (h.killed) {
-            return;
+            return null;
         }
         List<Metric> ordered = h.add(m.sequence(), m.metric());
         if (ordered == null) {
-            return;
+            return null;
         }
         AssessResult verdict;
         try {
@@ -343,11 +365,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         if (verdict == AssessResult.BAD) {
             h.killed = true;
             send(new Command(CommandType.KILL_TRIAL_JOB, Payloads.killTrial(trial)));
-            if (settings.includeIntermediateResults()) {
-                MetricData asFinal = new MetricData(m.parameterId(), trial, MetricReport.Type.FINAL, m.sequence(), m.metric(), 0);
-                submit(Queue.DEFAULT, () -> handleFinal(asFinal));
-            }
+            return ordered.get(ordered.size() - 1);
         }
+        return null;
     }
 
     private void assessorTrialEnd(TrialEndData end) {

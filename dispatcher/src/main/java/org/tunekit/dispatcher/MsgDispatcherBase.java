@@ -21,8 +21,11 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * finish what was queued before it, then {@link #onStop} runs and {@link #run} returns 0.
  *
  * <p>Any failure (malformed input, a handler or plugin throwing, the channel failing) is reported to
- * the manager once, as {@code ER} with the message and stack trace, and {@link #run} returns 1 at
- * once without waiting for the reader, which is a daemon thread: the caller exits the process.
+ * the manager once, as {@code ER} with the message and stack trace, and {@link #run} returns 1
+ * without waiting for the reader, which is a daemon thread: the caller exits the process. When the
+ * reader fails (malformed input, the channel failing), the commands read before the bad one are
+ * still handled first, within the stop timeout, so what the manager gets before {@code ER} does
+ * not depend on thread timing; when a worker fails, the dispatcher stops at once.
  */
 public abstract class MsgDispatcherBase {
     private static final Logger LOG = LoggerFactory.getLogger(MsgDispatcherBase.class);
@@ -50,6 +53,7 @@ public abstract class MsgDispatcherBase {
     private final Worker defaultWorker = new Worker(Queue.DEFAULT);
     private final Worker assessorWorker = new Worker(Queue.ASSESSOR);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean readerDone;
 
@@ -112,13 +116,19 @@ public abstract class MsgDispatcherBase {
         if (failure.get() != null) {
             return fail(failure.get());
         }
-        // normal stop: the reader saw TE or end of stream; let the workers drain
+        // the reader saw TE, end of stream or bad input; let the workers drain what came before it
         defaultWorker.add(STOP);
         assessorWorker.add(STOP);
         long deadline = System.nanoTime() + stopTimeout.toNanos();
         boolean drained = defaultWorker.awaitDone(deadline) && assessorWorker.awaitDone(deadline);
         if (failure.get() != null) {
             return fail(failure.get());
+        }
+        if (readerFailure.get() != null) {
+            if (!drained) {
+                LOG.error("queued work did not finish within {} after the bad input", stopTimeout);
+            }
+            return fail(readerFailure.get());
         }
         if (!drained) {
             LOG.error("queued work did not finish within {} after the stop; exiting without saving checkpoints", stopTimeout);
@@ -160,7 +170,8 @@ public abstract class MsgDispatcherBase {
                 }
             }
         } catch (Throwable t) {
-            recordFailure(t);
+            // reported after the commands read before it have been handled
+            readerFailure.set(t);
         } finally {
             readerDone = true;
             finished.countDown();

@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -28,7 +30,17 @@ import org.tunekit.sdk.space.SearchSpace;
  * over a real pipe, and compares its replies as the vector says: order within each queue ({@code KI}
  * on its own, everything else together), payloads equal as JSON values ({@code exact}) or of the
  * right shape and inside the search space ({@code structure}); an {@code error} vector must end with
- * {@code ER} holding the given text, and a non-zero exit.
+ * exactly one {@code ER} holding the given text, and a non-zero exit.
+ *
+ * <p>The manager's end of the pipe stays open after the input when the input holds {@code TE} or
+ * the vector expects an error: the dispatcher must then exit on its own, as it must with a real
+ * manager. Otherwise (or when the vector says {@code "close_input": true}) the input is closed
+ * after the last byte, which is end of stream. A vector may give {@code exp_params} verbatim
+ * instead of a {@code config} object.
+ *
+ * <p>Each replay gets a fresh scratch directory: {@code ${WORK}} in an environment value stands for
+ * it, and a vector's {@code files} ({@code {"relative/path": "content"}}) are written into it
+ * before the dispatcher starts (checkpoints to resume from, for example).
  */
 class ConformanceIT {
     static final Path VECTORS = TunekitProcess.HOME.resolve("protocol-spec/vectors");
@@ -60,17 +72,38 @@ class ConformanceIT {
         return vectors.stream().map(v -> DynamicTest.dynamicTest(v.name(), () -> replay(v)));
     }
 
+    static final Set<String> OUTCOMES = Set.of("ok", "as_recorded", "sp", "error");
+    static final Set<String> COMPARES = Set.of("exact", "structure");
+
     static void replay(Vector v) throws Exception {
+        assertThat((String) v.get("name")).as("the vector's name is its file name").isEqualTo(v.name());
+        assertThat((String) v.get("outcome")).as("outcome of " + v.name()).isIn(OUTCOMES);
+        assertThat((String) v.get("compare")).as("compare of " + v.name()).isIn(COMPARES);
         @SuppressWarnings("unchecked")
         Map<String, Object> config = (Map<String, Object>) v.doc().get("config");
+        String expParams = v.get("exp_params");
+        Path work = Files.createTempDirectory("tunekit-vector-");
+        Map<String, String> files = v.get("files");
+        if (files != null) {
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                Path target = work.resolve(f.getKey()).normalize();
+                assertThat(target.startsWith(work)).as("file " + f.getKey() + " stays inside the scratch directory").isTrue();
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, f.getValue());
+            }
+        }
         Map<String, String> env = new LinkedHashMap<>();
         Map<String, Object> vecEnv = v.get("env");
         if (vecEnv != null) {
-            vecEnv.forEach((k, val) -> env.put(k, String.valueOf(val)));
+            vecEnv.forEach((k, val) -> env.put(k, String.valueOf(val).replace("${WORK}", work.toString())));
         }
         List<List<Object>> input = v.get("input");
         String bytes = v.get("input_bytes_b64");
-        try (TunekitProcess p = TunekitProcess.dispatch(ExperimentConfig.encode(config), env)) {
+        boolean error = "error".equals(v.get("outcome"));
+        boolean hasTerminate = input != null && input.stream().anyMatch(c -> "TE".equals(c.get(0)));
+        Boolean closeInput = v.get("close_input");
+        boolean close = closeInput != null ? closeInput : !(error || hasTerminate);
+        try (TunekitProcess p = TunekitProcess.dispatch(expParams != null ? expParams : ExperimentConfig.encode(config), env)) {
             if (bytes != null) {
                 p.sendRaw(Base64.getDecoder().decode(bytes));
             } else {
@@ -78,10 +111,22 @@ class ConformanceIT {
                     p.sendRaw(frame((String) c.get(0), (String) c.get(1)));
                 }
             }
-            p.closeInput();
+            if (close) {
+                p.closeInput();
+            }
             List<Command> replies = p.readAll(LIMIT);
             int status = p.waitFor(LIMIT);
             check(v, replies, status, p.stderr());
+        } finally {
+            deleteRecursively(work);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 

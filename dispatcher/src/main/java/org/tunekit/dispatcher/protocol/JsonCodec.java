@@ -59,12 +59,16 @@ public final class JsonCodec {
         return i >= 0 ? s.substring(i + 4) : s;
     }
 
+    private static final String GSON_LENIENCY_HINT = "Use JsonReader.setStrictness(Strictness.LENIENT) to accept malformed JSON";
+
+    /** The parser's message without its advice to the programmer, which means nothing to a manager. */
     private static String cleanMessage(String m) {
         if (m == null) {
             return "malformed";
         }
         int i = m.indexOf("\nSee https://");
-        return i >= 0 ? m.substring(0, i) : m;
+        String s = i >= 0 ? m.substring(0, i) : m;
+        return s.startsWith(GSON_LENIENCY_HINT) ? "not a JSON value" + s.substring(GSON_LENIENCY_HINT.length()) : s;
     }
 
     private static Object read(JsonReader r) throws IOException {

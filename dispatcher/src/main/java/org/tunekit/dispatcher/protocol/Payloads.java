@@ -71,9 +71,13 @@ public final class Payloads {
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("ME field \"type\" must be FINAL, PERIODICAL or REQUEST_PARAMETER, got \"" + typeName + "\"");
         }
+        if (type != MetricReport.Type.REQUEST_PARAMETER && !m.containsKey("parameter_id")) {
+            throw new ProtocolException("ME " + type + " payload needs \"parameter_id\" (an integer, or null for a trial the"
+                    + " dispatcher did not create)");
+        }
         Long parameterId = optionalLong(m, "parameter_id", "ME");
-        int sequence = (int) orZero(optionalLong(m, "sequence", "ME"));
-        int parameterIndex = (int) orZero(optionalLong(m, "parameter_index", "ME"));
+        int sequence = index(optionalLong(m, "sequence", "ME"), "ME field \"sequence\"");
+        int parameterIndex = index(optionalLong(m, "parameter_index", "ME"), "ME field \"parameter_index\"");
         Metric metric = null;
         if (type != MetricReport.Type.REQUEST_PARAMETER) {
             if (!m.containsKey("value")) {
@@ -162,6 +166,11 @@ public final class Payloads {
                     throw new ProtocolException("AD record " + i + " needs a \"parameters\" object, got " + kind(r.get("parameters")));
                 }
                 Long id = longOrNull(r.get("parameter_id"), "AD record " + i + " parameter_id");
+                if (id != null && (id < 0 || id == Long.MAX_VALUE)) {
+                    // the id counter continues after the largest id seen: it must stay a valid id
+                    throw new ProtocolException("AD record " + i + " parameter_id must be an integer from 0 to "
+                            + (Long.MAX_VALUE - 1) + ", got " + id);
+                }
                 Object src = r.get("parameter_source");
                 @SuppressWarnings("unchecked")
                 Map<String, Object> p = (Map<String, Object>) params;
@@ -266,8 +275,15 @@ public final class Payloads {
         throw new ProtocolException(what + " must be an integer, got " + kind(v));
     }
 
-    private static long orZero(Long v) {
-        return v == null ? 0 : v;
+    /** A position counted from 0: absent is 0; negative, or beyond what an int holds, is an error. */
+    private static int index(Long v, String what) throws ProtocolException {
+        if (v == null) {
+            return 0;
+        }
+        if (v < 0 || v > Integer.MAX_VALUE) {
+            throw new ProtocolException(what + " must be an integer from 0 to " + Integer.MAX_VALUE + ", got " + v);
+        }
+        return (int) (long) v;
     }
 
     private static String kind(Object v) {
