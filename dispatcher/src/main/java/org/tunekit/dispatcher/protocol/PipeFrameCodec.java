@@ -13,9 +13,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * NNI's pipe framing: two ASCII code bytes, the payload's length in bytes as 14 zero-padded ASCII
  * decimal digits, then the UTF-8 payload. Strict: a bad code, a non-digit in the length, a length
- * over the limit, a truncated payload, or invalid UTF-8 is a {@link ProtocolException} naming the
- * byte offset in the stream. End of stream between frames or inside a header is a clean end (NNI
- * reads an incomplete header as the peer having closed); {@link #partialHeaderBytes()} tells the two apart.
+ * over the limit, a truncated header or payload, or invalid UTF-8 is a {@link ProtocolException}
+ * naming the byte offset in the stream. End of stream exactly between frames is a clean end.
  *
  * <p>One codec reads one stream; it counts the bytes it has read. Not thread-safe.
  */
@@ -34,7 +33,6 @@ public final class PipeFrameCodec {
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     private byte[] buffer = new byte[8192];
     private long offset;
-    private int partialHeaderBytes;
 
     /** A dispatcher-side codec (it reads the manager's commands) with the default payload limit. */
     public PipeFrameCodec() {
@@ -56,11 +54,6 @@ public final class PipeFrameCodec {
         return new PipeFrameCodec(DEFAULT_MAX_PAYLOAD, true);
     }
 
-    /** How many bytes of an incomplete header preceded the end of stream; 0 when it ended between frames. */
-    public int partialHeaderBytes() {
-        return partialHeaderBytes;
-    }
-
     /** Bytes consumed so far. */
     public long offset() {
         return offset;
@@ -69,7 +62,7 @@ public final class PipeFrameCodec {
     /**
      * Reads the next command.
      *
-     * @return the command, or {@code null} at the end of the stream (between frames or inside a header)
+     * @return the command, or {@code null} at a clean end of stream
      * @throws ProtocolException on malformed input
      * @throws IOException       when reading fails
      */
@@ -80,10 +73,9 @@ public final class PipeFrameCodec {
         }
         long frameStart = offset;
         if (got < HEADER_LENGTH) {
-            // as in NNI, an incomplete header means the peer closed: a clean end, not an error
             offset += got;
-            partialHeaderBytes = got;
-            return null;
+            throw new ProtocolException("truncated frame header at byte " + frameStart + ": the stream ended after "
+                    + got + " of " + HEADER_LENGTH + " header bytes");
         }
         CommandType type = CommandType.ofCode(header[0], header[1]);
         if (type == null) {
