@@ -58,7 +58,7 @@ class PayloadsTest {
         assertThat(dict.metric().extras()).containsEntry("loss", 1L);
 
         assertThat(Payloads.metric(c(CommandType.REPORT_METRIC_DATA,
-                "{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"NaN\"}")).metric().value()).isNaN();
+                "{\"parameter_id\": 0, \"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"NaN\"}")).metric().value()).isNaN();
         Payloads.MetricData req = Payloads.metric(c(CommandType.REPORT_METRIC_DATA,
                 "{\"trial_job_id\": \"x\", \"type\": \"REQUEST_PARAMETER\", \"parameter_index\": 2}"));
         assertThat(req.metric()).isNull();
@@ -67,21 +67,22 @@ class PayloadsTest {
 
     @Test
     void metricErrorsNameTheField() {
+        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": 1}", "ME FINAL payload needs \"parameter_id\"");
         assertMetricError("[]", "ME payload must be a JSON object, got a list");
         assertMetricError("{\"type\": \"FINAL\", \"value\": 1}", "ME payload needs a string \"trial_job_id\", got nothing");
         assertMetricError("{\"trial_job_id\": 5, \"type\": \"FINAL\", \"value\": 1}", "ME payload needs a string \"trial_job_id\", got 5");
         assertMetricError("{\"trial_job_id\": \"x\", \"value\": 1}", "ME payload needs a string \"type\", got nothing");
         assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"LATE\", \"value\": 1}",
                 "ME field \"type\" must be FINAL, PERIODICAL or REQUEST_PARAMETER, got \"LATE\"");
-        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\"}", "ME FINAL payload has no \"value\"");
+        assertMetricError("{\"parameter_id\": 1, \"trial_job_id\": \"x\", \"type\": \"FINAL\"}", "ME FINAL payload has no \"value\"");
         assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": 1, \"parameter_id\": \"p\"}",
                 "ME field \"parameter_id\" must be an integer, got \"p\"");
-        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": 1, \"sequence\": 1.5}",
+        assertMetricError("{\"parameter_id\": 1, \"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": 1, \"sequence\": 1.5}",
                 "ME field \"sequence\" must be an integer, got 1.5");
-        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"{\\\"loss\\\": 1}\"}",
+        assertMetricError("{\"parameter_id\": 1, \"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"{\\\"loss\\\": 1}\"}",
                 "ME value: metric object has no \"default\" key");
-        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"[1,\"}", "invalid JSON in ME value");
-        assertMetricError("{\"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": true}", "ME value: metric must be a number");
+        assertMetricError("{\"parameter_id\": 1, \"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": \"[1,\"}", "invalid JSON in ME value");
+        assertMetricError("{\"parameter_id\": 1, \"trial_job_id\": \"x\", \"type\": \"FINAL\", \"value\": true}", "ME value: metric must be a number");
     }
 
     private static void assertMetricError(String payload, String message) {
