@@ -131,9 +131,9 @@ public abstract class MsgDispatcherBase {
             return fail(readerFailure.get());
         }
         if (!drained) {
-            LOG.error("queued work did not finish within {} after the stop; exiting without saving checkpoints", stopTimeout);
-            channel.close();
-            return 0;
+            // a plugin is stuck in a call: its state cannot be saved safely, and a silent exit would hide it
+            return fail(new java.util.concurrent.TimeoutException("queued work did not finish within " + stopTimeout
+                    + " after the stop (a tuner or assessor call is still running); checkpoints were not saved"));
         }
         try {
             onStop();
