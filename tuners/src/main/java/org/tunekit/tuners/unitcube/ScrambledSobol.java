@@ -1,0 +1,84 @@
+package org.tunekit.tuners.unitcube;
+
+import java.util.SplittableRandom;
+import org.hipparchus.random.SobolSequenceGenerator;
+
+/**
+ * A Sobol sequence in [0, 1)^d with a random digital shift: every coordinate's 52-bit binary
+ * expansion is XOR-ed with a seeded random word. A digital shift keeps the sequence's
+ * (t, s)-net structure while making different seeds give different sequences, and it moves the
+ * unshifted sequence's first point off the corner. Points are returned at the centre of their
+ * 2^-52 cell, so no coordinate is exactly 0. For more than 1000 dimensions (beyond the direction
+ * numbers the generator ships) the points are seeded uniform random instead. Not thread-safe.
+ */
+public final class ScrambledSobol {
+    private static final int BITS = 52;
+    private static final double SCALE = 0x1p52;
+    private static final int MAX_SOBOL_DIMENSION = 1000;
+
+    private final int dimension;
+    private final long seed;
+    private final long[] shifts;
+    private final SobolSequenceGenerator generator;
+    private long index;
+
+    /**
+     * Creates the sequence.
+     *
+     * @param dimension the number of coordinates, 0 or more
+     * @param seed      picks the digital shift
+     */
+    public ScrambledSobol(int dimension, long seed) {
+        if (dimension < 0) {
+            throw new IllegalArgumentException("dimension must be >= 0, got " + dimension);
+        }
+        this.dimension = dimension;
+        this.seed = seed;
+        SplittableRandom rng = new SplittableRandom(seed);
+        this.shifts = new long[dimension];
+        for (int j = 0; j < dimension; j++) {
+            shifts[j] = rng.nextLong() >>> (64 - BITS);
+        }
+        this.generator = dimension >= 1 && dimension <= MAX_SOBOL_DIMENSION ? new SobolSequenceGenerator(dimension) : null;
+    }
+
+    /** The number of coordinates. */
+    public int dimension() {
+        return dimension;
+    }
+
+    /** How many points have been drawn (the index of the next one). */
+    public long index() {
+        return index;
+    }
+
+    /** Moves to point {@code target}, so that {@link #next()} returns it. */
+    public void skipTo(long target) {
+        if (target < 0 || target > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Sobol index out of range: " + target);
+        }
+        if (generator != null) {
+            generator.skipTo((int) target);
+        }
+        index = target;
+    }
+
+    /** The next point. */
+    public double[] next() {
+        double[] u = new double[dimension];
+        if (generator == null) {
+            SplittableRandom rng = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (index + 1)));
+            for (int j = 0; j < dimension; j++) {
+                u[j] = rng.nextDouble();
+            }
+        } else {
+            double[] v = generator.nextVector();
+            for (int j = 0; j < dimension; j++) {
+                long bits = (long) (v[j] * SCALE) ^ shifts[j];
+                u[j] = (bits + 0.5) / SCALE;
+            }
+        }
+        index++;
+        return u;
+    }
+}
