@@ -33,8 +33,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * margin {@code xi}, probability of improvement with margin {@code xi}, or the confidence bound
  * {@code mean - kappa * sd} on the loss), and the best {@code min(selection_num_starting_points, 5)}
  * are improved by a short (1+1) local search. The best-scoring candidate that is not a known set is
- * suggested. Pending suggestions enter the model with their predicted mean as their value
- * (kriging believer), which spreads a batch out.
+ * suggested. Pending suggestions enter the model with their predicted mean as their value, and
+ * that value also counts for the incumbent (kriging believer), which spreads a batch out.
  */
 final class GpTuner extends UnitCubeTuner {
     static final int MAX_WARM_UP = 1000;
@@ -207,6 +207,7 @@ final class GpTuner extends UnitCubeTuner {
             for (Proposal pr : pending()) {
                 x[i] = features.features(pr.unit());
                 y[i] = posterior.predict(x[i], groupOf)[0];
+                best = Math.min(best, y[i]); // believed values count as observed, incumbent included
                 i++;
             }
             GaussianProcess.Posterior believed = new GaussianProcess(x, y, groupOf, features.groups(), kernel, alpha).posterior(theta);

@@ -19,7 +19,7 @@ public final class ScrambledSobol {
     private final int dimension;
     private final long seed;
     private final long[] shifts;
-    private final SobolSequenceGenerator generator;
+    private SobolSequenceGenerator generator;
     private long index;
 
     /**
@@ -58,7 +58,11 @@ public final class ScrambledSobol {
             throw new IllegalArgumentException("Sobol index out of range: " + target);
         }
         if (generator != null) {
-            generator.skipTo((int) target);
+            if (target == 0) {
+                generator = new SobolSequenceGenerator(dimension);
+            } else {
+                generator.skipTo((int) target - 1); // generates point target - 1, so that point target comes next
+            }
         }
         index = target;
     }
