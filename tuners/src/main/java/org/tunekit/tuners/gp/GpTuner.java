@@ -25,7 +25,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * are left out. Kernel: Matérn with smoothness {@code nu}, an amplitude and one length-scale per
  * parameter, noise variance {@code alpha}; hyper-parameters are refitted by maximum a posteriori
  * whenever the number of observations has grown by an eighth since the last fit (so about
- * 8 ln(n) fits in a run of n trials), from the previous fit, the default and one random start.
+ * 8 ln(n) fits in a run of n trials), from the previous fit, the default and one random start,
+ * on at most the 300 most recent observations (the posterior itself uses all of them).
  *
  * <p>Suggestions: the first {@code cold_start_num} are points of a scrambled Sobol sequence. Then
  * {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
@@ -41,6 +42,7 @@ final class GpTuner extends UnitCubeTuner {
     static final int MAX_STARTING_POINTS = 5;
     private static final int LOCAL_STEPS = 20;
     private static final int FIT_ITERATIONS = 30;
+    private static final int MAX_FIT_POINTS = 300;
     private static final long FIT_STREAM = 0x6F17L;
 
     /** What the acquisition maximises. */
@@ -167,7 +169,14 @@ final class GpTuner extends UnitCubeTuner {
         if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
             return;
         }
-        GaussianProcess gp = new GaussianProcess(data.x(), data.y(), features.groupOf(), features.groups(), kernel, alpha);
+        double[][] x = data.x();
+        double[] y = data.y();
+        if (n > MAX_FIT_POINTS) {
+            // the hyper-parameters are fitted on the most recent points only, which bounds a fit's cost
+            x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
+            y = Arrays.copyOfRange(y, n - MAX_FIT_POINTS, n);
+        }
+        GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, alpha);
         List<double[]> starts = new ArrayList<>();
         if (theta != null) {
             starts.add(theta);

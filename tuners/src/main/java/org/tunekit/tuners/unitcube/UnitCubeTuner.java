@@ -634,9 +634,28 @@ public abstract class UnitCubeTuner implements Tuner {
         readState(byKey);
     }
 
-    /** A stable fingerprint of a search space's definition. */
+    /**
+     * A fingerprint of a search space that is the same in every process: built from the parsed
+     * parameters (paths, types, numbers, option values), not from map iteration orders.
+     */
     private static String fingerprint(SearchSpace s) {
-        return Integer.toHexString(s.definition().toString().hashCode());
+        StringBuilder sb = new StringBuilder();
+        for (Parameter p : s.allParameters()) {
+            sb.append(p.path()).append('\u0000').append(p.nniType()).append('\u0000');
+            if (p instanceof Choice c) {
+                for (Choice.Option o : c.options()) {
+                    sb.append(o.nested() ? "nested:" : "").append(o.value()).append('\u0001');
+                }
+            } else {
+                sb.append(p);
+            }
+            sb.append('\n');
+        }
+        long h = 1125899906842597L;
+        for (int i = 0; i < sb.length(); i++) {
+            h = 31 * h + sb.charAt(i);
+        }
+        return Long.toHexString(mix(h));
     }
 
     /** A double as an exact hexadecimal literal ({@code NaN} and infinities by name). */

@@ -96,6 +96,18 @@ class CmaEsTunerTest extends UnitCubeTunerContract {
     }
 
     @Test
+    void importedResultsMoveTheFirstMean() throws Exception {
+        CmaEsTuner t = cma(Map.of("seed", 8L, "optimize_mode", "minimize", "sigma0", 0.05));
+        t.updateSearchSpace(square());
+        t.importData(List.of(
+                new org.tunekit.sdk.ImportedTrial(Parameters.of(Map.of("x", 0.3, "y", -0.2)), Metric.of(0)),
+                new org.tunekit.sdk.ImportedTrial(Parameters.of(Map.of("x", -0.9, "y", 0.9)), Metric.of(5))));
+        for (Parameters p : t.generateMultipleParameters(List.of(0L, 1L, 2L, 3L, 4L, 5L))) {
+            assertThat(Math.hypot(p.getDouble("x") - 0.3, p.getDouble("y") + 0.2)).isLessThan(0.5);
+        }
+    }
+
+    @Test
     void reflectionKeepsCoordinatesInTheUnitInterval() {
         assertThat(CmaEsTuner.reflect(-0.25)).isEqualTo(0.25);
         assertThat(CmaEsTuner.reflect(1.25)).isEqualTo(0.75);

@@ -271,6 +271,45 @@ public abstract class UnitCubeTunerContract {
         assertThat(a).isEqualTo(b);
     }
 
+    @Test
+    void aNewSearchSpaceKeepsTheObservationsThatFitIt() throws Exception {
+        Tuner tuner = create(13);
+        tuner.updateSearchSpace(square());
+        run(tuner, 12, 0, UnitCubeTunerContract::quadratic);
+        SearchSpace wider = SearchSpace.builder().uniform("x", -1, 1).uniform("y", -1, 1).choice("z", "a", "b").build();
+        tuner.updateSearchSpace(wider);
+        for (Parameters p : run(tuner, 12, 20, UnitCubeTunerContract::quadratic)) {
+            assertThat(wider.violation(p)).isEmpty();
+        }
+    }
+
+    @Test
+    void aCheckpointOfAnotherSpaceIsIgnoredAndAForeignFileRejected(@TempDir Path dir) throws Exception {
+        Tuner original = create(9);
+        original.updateSearchSpace(square());
+        run(original, 12, 0, UnitCubeTunerContract::quadratic);
+        original.saveCheckpoint(dir);
+
+        SearchSpace other = SearchSpace.builder().uniform("x", -2, 2).uniform("y", -1, 1).build();
+        Tuner restored = create(9);
+        restored.loadCheckpoint(dir);
+        restored.updateSearchSpace(other);
+        Tuner fresh = create(9);
+        fresh.updateSearchSpace(other);
+        assertThat(run(restored, 5, 0, UnitCubeTunerContract::quadratic)).isEqualTo(run(fresh, 5, 0, UnitCubeTunerContract::quadratic));
+
+        java.nio.file.Files.writeString(dir.resolve("state.txt"), "something else\n");
+        assertThatThrownBy(() -> create(9).loadCheckpoint(dir)).isInstanceOf(java.io.IOException.class).hasMessageContaining("line 1");
+    }
+
+    @Test
+    void aSpaceWithoutParametersHasOneSet() throws Exception {
+        Tuner tuner = create(1);
+        tuner.updateSearchSpace(SearchSpace.empty());
+        assertThat(tuner.generateParameters(0).values()).isEmpty();
+        assertThatThrownBy(() -> tuner.generateParameters(1)).isInstanceOf(NoMoreTrialsException.class);
+    }
+
     /** Builds class arguments for {@link #create(Map)} in tests. */
     public static ClassArguments args(Map<String, Object> m) {
         return ClassArguments.of(m);
