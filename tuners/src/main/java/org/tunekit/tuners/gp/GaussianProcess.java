@@ -71,7 +71,7 @@ final class GaussianProcess {
     }
 
     /** The objective (log marginal likelihood plus log prior) and its gradient; {@code null} when K is not positive definite. */
-    private double[] objective(double[] theta, double[] gradient) {
+    double[] objective(double[] theta, double[] gradient) {
         int n = x.length;
         double amp = Math.exp(theta[0]);
         double[] inv2 = new double[groups];
