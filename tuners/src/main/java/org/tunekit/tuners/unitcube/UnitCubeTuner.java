@@ -396,7 +396,7 @@ public abstract class UnitCubeTuner implements Tuner {
     }
 
     private void addExternal(Parameters parameters, double loss, String what) {
-        if (encoded == null) {
+        if (encoded == null || parameters == null) {
             return;
         }
         Known k = canonical(parameters);
