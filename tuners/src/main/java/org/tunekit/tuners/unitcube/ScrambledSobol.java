@@ -4,10 +4,13 @@ import java.util.SplittableRandom;
 import org.hipparchus.random.SobolSequenceGenerator;
 
 /**
- * A Sobol sequence in [0, 1)^d with a random digital shift: every coordinate's 52-bit binary
- * expansion is XOR-ed with a seeded random word. A digital shift keeps the sequence's
- * (t, s)-net structure while making different seeds give different sequences, and it moves the
- * unshifted sequence's first point off the corner. Points are returned at the centre of their
+ * A Sobol sequence in [0, 1)^d randomised by a linear matrix scramble and a digital shift
+ * (Matoušek, "On the L2-discrepancy for anchored boxes", 1998; Owen, "Scrambling Sobol' and
+ * Niederreiter-Xing points", 1998): digit {@code i} of a coordinate's 52-bit binary expansion is
+ * replaced by the parity of digit {@code i} and a seeded random subset of the digits before it
+ * (a random lower-triangular binary matrix with a unit diagonal), then XOR-ed with a seeded random
+ * word. Both keep the sequence's (t, s)-net structure while making different seeds give different
+ * sequences, and they move the plain sequence's first point off the corner. Points are returned at the centre of their
  * 2^-52 cell, so no coordinate is exactly 0. For more than 1000 dimensions (beyond the direction
  * numbers the generator ships) the points are seeded uniform random instead. Not thread-safe.
  */
@@ -19,6 +22,8 @@ public final class ScrambledSobol {
     private final int dimension;
     private final long seed;
     private final long[] shifts;
+    /** {@code scramble[j][i]}: the input digits that output digit {@code i + 1} of coordinate {@code j} is the parity of. */
+    private final long[][] scramble;
     private SobolSequenceGenerator generator;
     private long index;
 
@@ -36,8 +41,14 @@ public final class ScrambledSobol {
         this.seed = seed;
         SplittableRandom rng = new SplittableRandom(seed);
         this.shifts = new long[dimension];
+        this.scramble = new long[dimension][BITS];
+        long all = (1L << BITS) - 1;
         for (int j = 0; j < dimension; j++) {
             shifts[j] = rng.nextLong() >>> (64 - BITS);
+            for (int i = 1; i <= BITS; i++) {
+                long before = all & ~((1L << (BITS - i + 1)) - 1); // digits 1 .. i-1
+                scramble[j][i - 1] = (rng.nextLong() & before) | (1L << (BITS - i));
+            }
         }
         this.generator = dimension >= 1 && dimension <= MAX_SOBOL_DIMENSION ? new SobolSequenceGenerator(dimension) : null;
     }
@@ -78,7 +89,13 @@ public final class ScrambledSobol {
         } else {
             double[] v = generator.nextVector();
             for (int j = 0; j < dimension; j++) {
-                long bits = (long) (v[j] * SCALE) ^ shifts[j];
+                long digits = (long) (v[j] * SCALE);
+                long bits = 0;
+                long[] rows = scramble[j];
+                for (int i = 1; i <= BITS; i++) {
+                    bits |= (long) (Long.bitCount(digits & rows[i - 1]) & 1) << (BITS - i);
+                }
+                bits ^= shifts[j];
                 u[j] = (bits + 0.5) / SCALE;
             }
         }

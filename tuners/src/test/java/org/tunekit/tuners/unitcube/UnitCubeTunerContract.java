@@ -310,6 +310,23 @@ public abstract class UnitCubeTunerContract {
         assertThatThrownBy(() -> tuner.generateParameters(1)).isInstanceOf(NoMoreTrialsException.class);
     }
 
+    @Test
+    void aQuantisedSpaceWhoseBoundsAreNotMultiplesIsExhaustedToo() throws Exception {
+        // clip(round(x / q) * q) over [0.5, 3] gives 0.5, 1, 2, 3: four values, whatever size() says
+        SearchSpace space = SearchSpace.builder().quniform("a", 0.5, 3, 1).choice("b", "x", "y").build();
+        Tuner tuner = create(6);
+        tuner.updateSearchSpace(space);
+        List<Parameters> all = new ArrayList<>();
+        try {
+            for (long id = 0; id < 20; id++) {
+                all.add(tuner.generateParameters(id));
+            }
+        } catch (NoMoreTrialsException expected) {
+            // the space is exhausted
+        }
+        assertThat(all).hasSize(8).doesNotHaveDuplicates().allSatisfy(p -> assertThat(space.violation(p)).isEmpty());
+    }
+
     /** Builds class arguments for {@link #create(Map)} in tests. */
     public static ClassArguments args(Map<String, Object> m) {
         return ClassArguments.of(m);
