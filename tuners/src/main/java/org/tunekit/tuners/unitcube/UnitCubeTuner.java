@@ -236,8 +236,16 @@ public abstract class UnitCubeTuner implements Tuner {
 
     // ----------------------------------------------------------------------------------- Tuner
 
+    /**
+     * Sets the space. The same space again (as a resumed experiment sends it) changes nothing; a
+     * different one keeps the observations that fit it, drops pending suggestions and resets the
+     * subclass through {@link #spaceChanged}.
+     */
     @Override
     public void updateSearchSpace(SearchSpace newSpace) {
+        if (space != null && fingerprint(newSpace).equals(fingerprint(space))) {
+            return;
+        }
         this.space = newSpace;
         this.encoded = EncodedSpace.of(newSpace);
         pending.clear();

@@ -327,6 +327,24 @@ public abstract class UnitCubeTunerContract {
         assertThat(all).hasSize(8).doesNotHaveDuplicates().allSatisfy(p -> assertThat(space.violation(p)).isEmpty());
     }
 
+    @Test
+    void theSameSpaceAgainChangesNothing() throws Exception {
+        Tuner once = create(14);
+        Tuner twice = create(14);
+        once.updateSearchSpace(allTypes());
+        twice.updateSearchSpace(allTypes());
+        List<Parameters> a = run(once, 12, 0, UnitCubeTunerContract::anyObjective);
+        List<Parameters> b = run(twice, 12, 0, UnitCubeTunerContract::anyObjective);
+        List<Parameters> pendingA = once.generateMultipleParameters(List.of(20L, 21L));
+        List<Parameters> pendingB = twice.generateMultipleParameters(List.of(20L, 21L));
+        twice.updateSearchSpace(allTypes());
+        for (int i = 0; i < 2; i++) {
+            once.receiveTrialResult(new TrialResult(20 + i, pendingA.get(i), Metric.of(anyObjective(pendingA.get(i))), false, null));
+            twice.receiveTrialResult(new TrialResult(20 + i, pendingB.get(i), Metric.of(anyObjective(pendingB.get(i))), false, null));
+        }
+        assertThat(run(twice, 10, 30, UnitCubeTunerContract::anyObjective)).isEqualTo(run(once, 10, 30, UnitCubeTunerContract::anyObjective));
+    }
+
     /** Builds class arguments for {@link #create(Map)} in tests. */
     public static ClassArguments args(Map<String, Object> m) {
         return ClassArguments.of(m);
