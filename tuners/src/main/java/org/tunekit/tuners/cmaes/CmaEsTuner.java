@@ -1,0 +1,477 @@
+package org.tunekit.tuners.cmaes;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.hipparchus.linear.Array2DRowRealMatrix;
+import org.hipparchus.linear.EigenDecompositionSymmetric;
+import org.hipparchus.linear.RealMatrix;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
+import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
+
+/**
+ * CMA-ES (covariance matrix adaptation evolution strategy, after Hansen's tutorial "The CMA
+ * Evolution Strategy", 2016) in the unit cube of the encoded space, with IPOP restarts.
+ *
+ * <p>Samples {@code x = m + sigma * B D z} are reflected into [0, 1]; integer and categorical
+ * coordinates are rounded when the point is decoded. The update uses the reflected points.
+ *
+ * <p>Asynchrony: every suggestion is drawn from the current distribution and tagged with the
+ * current generation. As soon as {@code lambda} results of the current generation are in, the
+ * distribution is updated and the generation advances; results of older generations then only
+ * count as observations. A batch larger than {@code lambda} simply draws more points from the
+ * current distribution. Failed trials do not count towards a generation.
+ *
+ * <p>Restarts (IPOP): when the step size has shrunk below the resolution that matters
+ * ({@code sigma * sqrt(max C_ii) < 1e-7}), the covariance is ill-conditioned (condition number over
+ * 1e14), the best values of the last {@code 10 + 30 n / lambda} generations are flat, or the best
+ * value has not improved for {@code 20 + 60 n / lambda} generations, the strategy restarts from a
+ * uniformly random mean with {@code sigma0} and the identity covariance, doubling {@code lambda}
+ * for each of the first {@code restarts} restarts (later restarts keep the population).
+ *
+ * <p>Imported and customized results: until the first update, the mean is moved to the best such
+ * point.
+ */
+final class CmaEsTuner extends UnitCubeTuner {
+    private final double sigma0;
+    private final int popsize0;
+    private final int maxRestarts;
+
+    private int n;
+    private int lambda;
+    private int mu;
+    private double[] weights;
+    private double mueff;
+    private double cs;
+    private double ds;
+    private double cc;
+    private double c1;
+    private double cmu;
+    private double chiN;
+
+    private double[] mean;
+    private double sigma;
+    private double[][] cov;
+    private double[] pc;
+    private double[] ps;
+    private double[][] basis;
+    private double[] scales;
+
+    private long generation;
+    private long generationInRestart;
+    private int restartCount;
+    private long updates;
+    private double bestInRestart;
+    private long lastImprovement;
+    private final List<Double> bestHistory = new ArrayList<>();
+    private final Map<Long, Long> generationOf = new LinkedHashMap<>();
+    private final List<double[]> resultPoints = new ArrayList<>();
+    private final List<Double> resultLosses = new ArrayList<>();
+
+    CmaEsTuner(OptimizeMode mode, long seed, double sigma0, int popsize, int restarts) {
+        super("CMAES", mode, seed);
+        this.sigma0 = sigma0;
+        this.popsize0 = popsize;
+        this.maxRestarts = restarts;
+    }
+
+    static CmaEsTuner create(ClassArguments arguments) {
+        arguments.requireOnly("optimize_mode", "seed", "sigma0", "popsize", "restarts");
+        OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
+        double sigma0 = arguments.getDouble("sigma0", 0.3);
+        if (!(sigma0 > 0 && sigma0 <= 10)) {
+            throw new InvalidClassArgumentException("class argument 'sigma0' must be in (0, 10] (the unit cube is [0, 1]), got " + sigma0);
+        }
+        int popsize = arguments.has("popsize") ? arguments.getInt("popsize", 0, 2) : 0;
+        int restarts = arguments.getInt("restarts", 9, 0);
+        return new CmaEsTuner(mode, seedOf(arguments), sigma0, popsize, restarts);
+    }
+
+    // ------------------------------------------------------------------------------- strategy parameters
+
+    private void setPopulation(int populationSize) {
+        lambda = populationSize;
+        mu = lambda / 2;
+        weights = new double[mu];
+        double sum = 0;
+        for (int i = 0; i < mu; i++) {
+            weights[i] = Math.log((lambda + 1) / 2.0) - Math.log(i + 1);
+            sum += weights[i];
+        }
+        double sumSq = 0;
+        for (int i = 0; i < mu; i++) {
+            weights[i] /= sum;
+            sumSq += weights[i] * weights[i];
+        }
+        mueff = 1 / sumSq;
+        cs = (mueff + 2) / (n + mueff + 5);
+        ds = 1 + 2 * Math.max(0, Math.sqrt((mueff - 1) / (n + 1)) - 1) + cs;
+        cc = (4 + mueff / n) / (n + 4 + 2 * mueff / n);
+        c1 = 2 / ((n + 1.3) * (n + 1.3) + mueff);
+        cmu = Math.min(1 - c1, 2 * (mueff - 2 + 1 / mueff) / ((n + 2) * (n + 2) + mueff));
+        chiN = Math.sqrt(n) * (1 - 1.0 / (4 * n) + 1.0 / (21.0 * n * n));
+    }
+
+    static int defaultPopulation(int n) {
+        return Math.max(2, 4 + (int) Math.floor(3 * Math.log(Math.max(1, n))));
+    }
+
+    private void startRestart(double[] start) {
+        mean = start;
+        sigma = sigma0;
+        cov = new double[n][n];
+        basis = new double[n][n];
+        scales = new double[n];
+        for (int i = 0; i < n; i++) {
+            cov[i][i] = 1;
+            basis[i][i] = 1;
+            scales[i] = 1;
+        }
+        pc = new double[n];
+        ps = new double[n];
+        generationInRestart = 0;
+        bestInRestart = Double.POSITIVE_INFINITY;
+        lastImprovement = 0;
+        bestHistory.clear();
+        resultPoints.clear();
+        resultLosses.clear();
+    }
+
+    @Override
+    protected void spaceChanged(EncodedSpace space) {
+        n = space.size();
+        generation = 0;
+        restartCount = 0;
+        updates = 0;
+        generationOf.clear();
+        if (n == 0) {
+            return;
+        }
+        setPopulation(popsize0 > 0 ? popsize0 : defaultPopulation(n));
+        double[] start = new double[n];
+        Arrays.fill(start, 0.5);
+        startRestart(start);
+    }
+
+    // ------------------------------------------------------------------------------- ask
+
+    @Override
+    protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
+        if (n == 0) {
+            return new double[0];
+        }
+        double[] z = new double[n];
+        for (int i = 0; i < n; i++) {
+            z[i] = rng.nextGaussian() * scales[i];
+        }
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int j = 0; j < n; j++) {
+                s += basis[i][j] * z[j];
+            }
+            x[i] = reflect(mean[i] + sigma * s);
+        }
+        return x;
+    }
+
+    /** Reflects a coordinate into [0, 1] at its bounds (as often as needed). */
+    static double reflect(double v) {
+        if (v >= 0 && v <= 1) {
+            return v;
+        }
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return 0.5;
+        }
+        double t = v % 2;
+        if (t < 0) {
+            t += 2;
+        }
+        return t > 1 ? 2 - t : t;
+    }
+
+    @Override
+    protected void proposalAccepted(Proposal proposal) {
+        generationOf.put(proposal.parameterId(), generation);
+    }
+
+    @Override
+    protected void abandoned(Proposal proposal) {
+        generationOf.remove(proposal.parameterId());
+    }
+
+    // ------------------------------------------------------------------------------- tell
+
+    @Override
+    protected void observed(Observation observation, Proposal proposal) {
+        if (n == 0) {
+            return;
+        }
+        if (proposal == null) {
+            if (updates == 0 && restartCount == 0) {
+                moveMeanToBestExternal();
+            }
+            return;
+        }
+        Long tag = generationOf.remove(proposal.parameterId());
+        if (tag == null || tag != generation) {
+            return;
+        }
+        double loss = Double.isNaN(observation.loss()) ? Double.POSITIVE_INFINITY : observation.loss();
+        resultPoints.add(proposal.raw());
+        resultLosses.add(loss);
+        if (resultLosses.size() >= lambda) {
+            update();
+        }
+    }
+
+    private void moveMeanToBestExternal() {
+        Observation best = null;
+        for (Observation o : observations()) {
+            if (o.raw() == null && !Double.isNaN(o.loss()) && (best == null || o.loss() < best.loss())) {
+                best = o;
+            }
+        }
+        if (best != null) {
+            double[] m = best.unit().clone();
+            for (int i = 0; i < n; i++) {
+                if (Double.isNaN(m[i])) {
+                    m[i] = 0.5;
+                }
+            }
+            mean = m;
+        }
+    }
+
+    private void update() {
+        int count = resultLosses.size();
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(resultLosses.get(a), resultLosses.get(b)));
+        double[] old = mean.clone();
+        double[][] steps = new double[mu][n];
+        double[] newMean = new double[n];
+        for (int k = 0; k < mu; k++) {
+            double[] x = resultPoints.get(order[k]);
+            for (int i = 0; i < n; i++) {
+                steps[k][i] = (x[i] - old[i]) / sigma;
+                newMean[i] += weights[k] * x[i];
+            }
+        }
+        mean = newMean;
+        double[] meanStep = new double[n];
+        for (int i = 0; i < n; i++) {
+            meanStep[i] = (mean[i] - old[i]) / sigma;
+        }
+        // ps <- (1 - cs) ps + sqrt(cs (2 - cs) mueff) C^(-1/2) meanStep, with C^(-1/2) = B D^-1 B'
+        double[] bt = new double[n];
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int i = 0; i < n; i++) {
+                s += basis[i][j] * meanStep[i];
+            }
+            bt[j] = s / scales[j];
+        }
+        double psFactor = Math.sqrt(cs * (2 - cs) * mueff);
+        double psNorm = 0;
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int j = 0; j < n; j++) {
+                s += basis[i][j] * bt[j];
+            }
+            ps[i] = (1 - cs) * ps[i] + psFactor * s;
+            psNorm += ps[i] * ps[i];
+        }
+        psNorm = Math.sqrt(psNorm);
+        generationInRestart++;
+        boolean hsig = psNorm / Math.sqrt(1 - Math.pow(1 - cs, 2.0 * generationInRestart)) / chiN < 1.4 + 2.0 / (n + 1);
+        double pcFactor = Math.sqrt(cc * (2 - cc) * mueff);
+        for (int i = 0; i < n; i++) {
+            pc[i] = (1 - cc) * pc[i] + (hsig ? pcFactor * meanStep[i] : 0);
+        }
+        double keep = 1 - c1 - cmu + (hsig ? 0 : c1 * cc * (2 - cc));
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j <= i; j++) {
+                double rankMu = 0;
+                for (int k = 0; k < mu; k++) {
+                    rankMu += weights[k] * steps[k][i] * steps[k][j];
+                }
+                double v = keep * cov[i][j] + c1 * pc[i] * pc[j] + cmu * rankMu;
+                cov[i][j] = v;
+                cov[j][i] = v;
+            }
+        }
+        sigma *= Math.exp((cs / ds) * (psNorm / chiN - 1));
+        double best = resultLosses.get(order[0]);
+        double nearMedian = resultLosses.get(order[Math.min(count - 1, (int) Math.ceil(0.7 * count) - 1)]);
+        if (best == nearMedian) {
+            // flat fitness (common once rounding makes neighbours identical): widen the search
+            sigma *= Math.exp(0.2 + cs / ds);
+        }
+        sigma = Math.min(sigma, 1.0);
+        decompose();
+        generation++;
+        updates++;
+        resultPoints.clear();
+        resultLosses.clear();
+        bestHistory.add(best);
+        if (best < bestInRestart) {
+            bestInRestart = best;
+            lastImprovement = generationInRestart;
+        }
+        if (shouldRestart()) {
+            restart();
+        }
+    }
+
+    private void decompose() {
+        RealMatrix c = new Array2DRowRealMatrix(cov, false);
+        EigenDecompositionSymmetric eig = new EigenDecompositionSymmetric(c);
+        double[] values = eig.getEigenvalues();
+        RealMatrix v = eig.getV();
+        for (int j = 0; j < n; j++) {
+            scales[j] = Math.sqrt(Math.max(values[j], 1e-300));
+            for (int i = 0; i < n; i++) {
+                basis[i][j] = v.getEntry(i, j);
+            }
+        }
+    }
+
+    private boolean shouldRestart() {
+        double maxStd = 0;
+        double maxScale = 0;
+        double minScale = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            maxStd = Math.max(maxStd, Math.sqrt(cov[i][i]));
+            maxScale = Math.max(maxScale, scales[i]);
+            minScale = Math.min(minScale, scales[i]);
+        }
+        if (sigma * maxStd < 1e-7) {
+            return true;
+        }
+        if (maxScale / minScale > 1e7) {
+            return true;
+        }
+        int flatWindow = 10 + (int) Math.ceil(30.0 * n / lambda);
+        if (bestHistory.size() >= flatWindow) {
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
+            for (int i = bestHistory.size() - flatWindow; i < bestHistory.size(); i++) {
+                lo = Math.min(lo, bestHistory.get(i));
+                hi = Math.max(hi, bestHistory.get(i));
+            }
+            if (hi - lo <= 1e-12 * Math.max(1, Math.abs(lo))) {
+                return true;
+            }
+        }
+        return generationInRestart - lastImprovement > 20 + (long) Math.ceil(60.0 * n / lambda);
+    }
+
+    private void restart() {
+        restartCount++;
+        if (restartCount <= maxRestarts) {
+            setPopulation(lambda * 2);
+        }
+        SplittableRandom rng = rngFor(0x5EED_CA11L, restartCount);
+        double[] start = new double[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = rng.nextDouble();
+        }
+        startRestart(start);
+    }
+
+    // ------------------------------------------------------------------------------- state (tests)
+
+    int populationSize() {
+        return lambda;
+    }
+
+    int restartCount() {
+        return restartCount;
+    }
+
+    long generation() {
+        return generation;
+    }
+
+    double sigma() {
+        return sigma;
+    }
+
+    // ------------------------------------------------------------------------------- checkpoint
+
+    @Override
+    protected void writeState(List<String> lines) {
+        if (n == 0) {
+            return;
+        }
+        lines.add("cma.state " + lambda + " " + restartCount + " " + generation + " " + generationInRestart + " "
+                + updates + " " + lastImprovement + " " + hex(sigma) + " " + hex(bestInRestart));
+        lines.add("cma.mean " + vector(mean));
+        lines.add("cma.pc " + vector(pc));
+        lines.add("cma.ps " + vector(ps));
+        for (double[] row : cov) {
+            lines.add("cma.cov " + vector(row));
+        }
+        for (double b : bestHistory) {
+            lines.add("cma.best " + hex(b));
+        }
+        generationOf.forEach((id, g) -> lines.add("cma.tag " + id + " " + g));
+        for (int i = 0; i < resultLosses.size(); i++) {
+            lines.add("cma.result " + hex(resultLosses.get(i)) + " " + vector(resultPoints.get(i)));
+        }
+    }
+
+    @Override
+    protected void readState(Map<String, List<String[]>> lines) throws IOException {
+        if (n == 0) {
+            return;
+        }
+        String[] s = require(lines, "cma.state").get(0);
+        setPopulation(Integer.parseInt(s[1]));
+        restartCount = Integer.parseInt(s[2]);
+        generation = Long.parseLong(s[3]);
+        double[] m = parseVector(require(lines, "cma.mean").get(0), 1, n + 1);
+        startRestart(m);
+        generationInRestart = Long.parseLong(s[4]);
+        updates = Long.parseLong(s[5]);
+        lastImprovement = Long.parseLong(s[6]);
+        sigma = Double.parseDouble(s[7]);
+        bestInRestart = Double.parseDouble(s[8]);
+        pc = parseVector(require(lines, "cma.pc").get(0), 1, n + 1);
+        ps = parseVector(require(lines, "cma.ps").get(0), 1, n + 1);
+        List<String[]> rows = require(lines, "cma.cov");
+        for (int i = 0; i < n; i++) {
+            cov[i] = parseVector(rows.get(i), 1, n + 1);
+        }
+        decompose();
+        for (String[] w : lines.getOrDefault("cma.best", List.of())) {
+            bestHistory.add(Double.parseDouble(w[1]));
+        }
+        generationOf.clear();
+        for (String[] w : lines.getOrDefault("cma.tag", List.of())) {
+            generationOf.put(Long.parseLong(w[1]), Long.parseLong(w[2]));
+        }
+        for (String[] w : lines.getOrDefault("cma.result", List.of())) {
+            resultLosses.add(Double.parseDouble(w[1]));
+            resultPoints.add(parseVector(w, 2, n + 2));
+        }
+    }
+
+    private static List<String[]> require(Map<String, List<String[]>> lines, String key) throws IOException {
+        List<String[]> l = lines.get(key);
+        if (l == null || l.isEmpty()) {
+            throw new IOException("checkpoint has no " + key + " line");
+        }
+        return l;
+    }
+}

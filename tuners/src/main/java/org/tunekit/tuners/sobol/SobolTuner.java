@@ -1,0 +1,57 @@
+package org.tunekit.tuners.sobol;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
+
+/**
+ * Suggests the points of a digitally shifted Sobol sequence in the unit cube of the encoded space,
+ * mapped through {@code fromUnit} and {@code decode}. Points that decode to a set already known are
+ * skipped. Nested parameters take coordinates of their own, read only when their option is chosen.
+ * Results are not used for the suggestions (the sequence is fixed by the seed), but they and
+ * imported data count as known sets. Class arguments: {@code optimize_mode}, {@code seed}.
+ */
+final class SobolTuner extends UnitCubeTuner {
+    private ScrambledSobol sequence;
+
+    SobolTuner(OptimizeMode mode, long seed) {
+        super("Sobol", mode, seed);
+    }
+
+    static SobolTuner create(ClassArguments arguments) {
+        arguments.requireOnly("optimize_mode", "seed");
+        OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
+        return new SobolTuner(mode, seedOf(arguments));
+    }
+
+    @Override
+    protected void spaceChanged(EncodedSpace space) {
+        sequence = new ScrambledSobol(space.size(), seed());
+    }
+
+    @Override
+    protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
+        return sequence.next();
+    }
+
+    @Override
+    protected void writeState(List<String> lines) {
+        lines.add("sobol.index " + sequence.index());
+    }
+
+    @Override
+    protected void readState(Map<String, List<String[]>> lines) throws IOException {
+        sequence = new ScrambledSobol(dimension(), seed());
+        List<String[]> index = lines.get("sobol.index");
+        if (index == null) {
+            throw new IOException("checkpoint has no sobol.index line");
+        }
+        sequence.skipTo(Long.parseLong(index.get(0)[1]));
+    }
+}
