@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.testkit.Check;
 import org.tunekit.sdk.testkit.TunerTestKit;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
+import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
+import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
+import org.tunekit.tuners.sobol.SobolTunerProvider;
 
 /**
  * The built-in tuners pass the SDK's shared contract, the same checks a plugin author runs.
@@ -24,5 +27,20 @@ class BuiltInTunerContractTest {
         TunerTestKit.forProvider(new GridSearchTunerProvider())
                 .skip(Check.SEED, "the grid has no randomness: every instance walks the same grid")
                 .checkContract();
+    }
+
+    @Test
+    void sobol() {
+        TunerTestKit.forProvider(new SobolTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void cmaes() {
+        TunerTestKit.forProvider(new CmaEsTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void gp() {
+        TunerTestKit.forProvider(new GpTunerProvider()).withArguments(Map.of("seed", 7, "cold_start_num", 3)).checkContract();
     }
 }
