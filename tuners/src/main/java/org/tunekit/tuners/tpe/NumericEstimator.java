@@ -18,8 +18,8 @@ import java.util.random.RandomGenerator;
  */
 final class NumericEstimator {
     private static final double SQRT_2PI = Math.sqrt(2 * Math.PI);
-    /** Components whose squared standardised distance exceeds this contribute less than e^-25 of their peak and are skipped. */
-    private static final double CUTOFF_Z2 = 50;
+    /** Components whose squared standardised distance exceeds this contribute less than e^-16 of their peak and are skipped. */
+    private static final double CUTOFF_Z2 = 32;
     private static final double CUTOFF_Z = Math.sqrt(CUTOFF_Z2);
 
     /** exp(-z2 / 2) tabulated on [0, CUTOFF_Z2] for linear interpolation (relative error below 2e-6). */
@@ -68,6 +68,7 @@ final class NumericEstimator {
         this.range = bounded ? high - low : 2 * priorSigma;
     }
 
+    /** Starts a new build with no components. */
     void reset(double priorWeight) {
         this.m = 0;
         this.priorWeight = priorWeight;
@@ -103,31 +104,29 @@ final class NumericEstimator {
         totalWeight = total;
         double minSigma = range / Math.min(100.0, m + 1.0);
         double maxS = 0;
+        double scale = 1 / (total * SQRT_2PI);
         for (int i = 0; i < m; i++) {
-            double left = i > 0 ? mu[i] - mu[i - 1] : (bounded && m == 1 ? mu[i] - low : Double.NaN);
-            double right = i < m - 1 ? mu[i + 1] - mu[i] : (bounded && m == 1 ? high - mu[i] : Double.NaN);
             double s;
-            if (Double.isNaN(left) && Double.isNaN(right)) {
-                s = priorSigma;
-            } else if (Double.isNaN(left)) {
-                s = right;
-            } else if (Double.isNaN(right)) {
-                s = left;
+            if (i > 0 && i < m - 1) {
+                s = 0.5 * (mu[i + 1] - mu[i - 1]);
+            } else if (m == 1) {
+                s = bounded ? 0.5 * (high - low) : priorSigma;
             } else {
-                s = 0.5 * (left + right);
+                s = i == 0 ? mu[1] - mu[0] : mu[i] - mu[i - 1];
             }
             s = Math.max(minSigma, Math.min(range, s));
+            double inv = 1 / s;
             sigma[i] = s;
-            invSigma[i] = 1 / s;
-            double mass = 1;
+            invSigma[i] = inv;
+            double c = weight[i] * inv * scale;
             if (bounded) {
-                double a = (low - mu[i]) / s;
-                double b = (high - mu[i]) / s;
+                double a = (low - mu[i]) * inv;
+                double b = (high - mu[i]) * inv;
                 if (a > -CUTOFF_Z || b < CUTOFF_Z) {
-                    mass = normalCdf(b) - normalCdf(a);
+                    c /= (b < CUTOFF_Z ? normalCdf(b) : 1) - (a > -CUTOFF_Z ? normalCdf(a) : 0);
                 }
             }
-            coef[i] = weight[i] / (total * mass * s * SQRT_2PI);
+            coef[i] = c;
             maxS = Math.max(maxS, s);
         }
         maxSigma = maxS;

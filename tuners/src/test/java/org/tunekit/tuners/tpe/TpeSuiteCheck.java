@@ -30,7 +30,7 @@ public final class TpeSuiteCheck {
     /** Runs the suite. */
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && "speed".equals(args[0])) {
-            speed();
+            speed(args.length > 1 ? Integer.parseInt(args[1]) : 0);
             return;
         }
         int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
@@ -118,10 +118,15 @@ public final class TpeSuiteCheck {
         return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     }
 
-    static void speed() throws Exception {
+    static void speed(int candidates) throws Exception {
         Problem h = problems().get(1);
         for (int n : new int[] {100, 1000, 5000}) {
-            Tuner tuner = new TpeTunerProvider().create(ClassArguments.of(Map.of("seed", 1L)));
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("seed", 1L);
+            if (candidates > 0) {
+                a.put("tpe_args", Map.of("n_ei_candidates", (long) candidates));
+            }
+            Tuner tuner = new TpeTunerProvider().create(ClassArguments.of(a));
             tuner.updateSearchSpace(h.space());
             java.util.SplittableRandom r = new java.util.SplittableRandom(5);
             List<org.tunekit.sdk.ImportedTrial> data = new ArrayList<>();
