@@ -63,8 +63,9 @@ public final class TpeSuiteCheck {
                     regret[2][seed] = r[100 - 1];
                 }
                 long t1 = System.nanoTime();
-                System.out.printf("  %-10s @25 %-10.3g @50 %-10.3g @100 %-10.3g (%.1f ms per run)%n", p.name(),
-                        median(regret[0]), median(regret[1]), median(regret[2]), (t1 - t0) / 1e6 / seeds);
+                System.out.printf("  %-10s @25 %-10.3g @50 %-10.3g @100 %-10.3g [%.3g, %.3g] (%.1f ms per run)%n", p.name(),
+                        median(regret[0]), median(regret[1]), median(regret[2]), quantile(regret[2], 0.25),
+                        quantile(regret[2], 0.75), (t1 - t0) / 1e6 / seeds);
             }
         }
     }
@@ -109,6 +110,16 @@ public final class TpeSuiteCheck {
             best[i] = bestSoFar - p.optimum();
         }
         return best;
+    }
+
+    /** The q-quantile with linear interpolation between order statistics. */
+    static double quantile(double[] v, double q) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        double pos = q * (s.length - 1);
+        int lo = (int) Math.floor(pos);
+        int hi = Math.min(s.length - 1, lo + 1);
+        return s[lo] + (pos - lo) * (s[hi] - s[lo]);
     }
 
     static double median(double[] v) {
