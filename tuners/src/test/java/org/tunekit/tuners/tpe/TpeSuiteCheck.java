@@ -130,7 +130,7 @@ public final class TpeSuiteCheck {
     }
 
     static void speed(int candidates) throws Exception {
-        Problem h = problems().get(1);
+        for (Problem h : List.of(problems().get(1), problems().get(3))) {
         for (int n : new int[] {100, 1000, 5000}) {
             Map<String, Object> a = new LinkedHashMap<>();
             a.put("seed", 1L);
@@ -159,8 +159,9 @@ public final class TpeSuiteCheck {
                 tuner.generateParameters(id);
                 tuner.trialEnd(id++, false);
             }
-            System.out.printf("hartmann6 n=%d: %.4f ms per suggestion (wall), %.4f ms (thread CPU)%n", n,
+            System.out.printf("%s n=%d: %.4f ms per suggestion (wall), %.4f ms (thread CPU)%n", h.name(), n,
                     (System.nanoTime() - t0) / 1e6 / reps, (bean.getCurrentThreadCpuTime() - c0) / 1e6 / reps);
+        }
         }
     }
 

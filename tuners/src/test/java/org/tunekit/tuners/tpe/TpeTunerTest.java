@@ -283,6 +283,11 @@ class TpeTunerTest {
         assertThatThrownBy(() -> tuner(Map.of("multivariate", "yes")))
                 .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("multivariate");
 
+        assertThatThrownBy(() -> tuner(Map.of("multivariate", true, "tpe_args", Map.of("multivariate", true))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("multivariate");
+        assertThat(tuner(Map.of("tpe_args", Map.of("multivariate", true))).settings().multivariate()).isTrue();
+        assertThat(tuner(Map.of("multivariate", true)).settings().multivariate()).isTrue();
+
         Map<String, Object> liarNull = new LinkedHashMap<>();
         liarNull.put("constant_liar_type", null);
         TpeTuner t = tuner(Map.of("optimize_mode", "maximize", "tpe_args", liarNull));
