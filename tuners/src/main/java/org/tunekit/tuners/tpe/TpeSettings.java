@@ -1,0 +1,72 @@
+package org.tunekit.tuners.tpe;
+
+import java.util.OptionalLong;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
+import org.tunekit.sdk.OptimizeMode;
+
+/**
+ * The TPE tuner's class arguments, read with NNI's names and defaults.
+ *
+ * @param mode           whether larger or smaller metrics are better
+ * @param seed           the random seed, or empty for a random one
+ * @param liar           the value pending trials are assumed to have
+ * @param startupJobs    how many results are needed before the model is used ({@code n_startup_jobs})
+ * @param eiCandidates   candidates drawn from the good density per suggestion ({@code n_ei_candidates})
+ * @param linearForgetting how many most recent observations keep full weight ({@code linear_forgetting})
+ * @param priorWeight    the weight of the prior component in every estimator ({@code prior_weight})
+ * @param gamma          the fraction that decides how many observations count as good ({@code gamma})
+ * @param multivariate   draw and score whole candidates instead of one parameter at a time
+ */
+record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int startupJobs, int eiCandidates,
+                   int linearForgetting, double priorWeight, double gamma, boolean multivariate) {
+
+    /** What a pending trial's loss is taken to be while the model is built. */
+    enum ConstantLiar {
+        /** The best loss observed so far. */
+        BEST,
+        /** The worst loss observed so far. */
+        WORST,
+        /** The mean loss observed so far. */
+        MEAN,
+        /** Pending trials are left out of the model. */
+        NONE
+    }
+
+    static TpeSettings from(ClassArguments arguments) {
+        arguments.requireOnly("optimize_mode", "seed", "tpe_args", "multivariate");
+        OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MINIMIZE);
+        OptionalLong seed = arguments.getOptionalLong("seed");
+        ClassArguments tpe = arguments.getNested("tpe_args");
+        tpe.requireOnly("constant_liar_type", "n_startup_jobs", "n_ei_candidates", "linear_forgetting",
+                "prior_weight", "gamma", "multivariate");
+        ConstantLiar liar;
+        if (tpe.asMap().containsKey("constant_liar_type") && tpe.get("constant_liar_type") == null) {
+            liar = ConstantLiar.NONE;
+        } else {
+            liar = switch (tpe.getChoice("constant_liar_type", "best", "best", "worst", "mean", "none")) {
+                case "worst" -> ConstantLiar.WORST;
+                case "mean" -> ConstantLiar.MEAN;
+                case "none" -> ConstantLiar.NONE;
+                default -> ConstantLiar.BEST;
+            };
+        }
+        int startup = tpe.getInt("n_startup_jobs", 20, 0);
+        int candidates = tpe.getInt("n_ei_candidates", 24, 1);
+        int forgetting = tpe.getInt("linear_forgetting", 25, 1);
+        double priorWeight = tpe.getDouble("prior_weight", 1.0);
+        if (!(priorWeight > 0) || Double.isInfinite(priorWeight)) {
+            throw new InvalidClassArgumentException("class argument 'tpe_args.prior_weight' must be a positive number, got " + priorWeight);
+        }
+        double gamma = tpe.getDouble("gamma", 0.25);
+        if (!(gamma > 0 && gamma <= 1)) {
+            throw new InvalidClassArgumentException("class argument 'tpe_args.gamma' must be in (0, 1], got " + gamma);
+        }
+        if (arguments.has("multivariate") && tpe.has("multivariate")) {
+            throw new InvalidClassArgumentException("class argument 'multivariate' is given twice: at the top level and in 'tpe_args'");
+        }
+        boolean multivariate = arguments.has("multivariate")
+                ? arguments.getBoolean("multivariate", false) : tpe.getBoolean("multivariate", false);
+        return new TpeSettings(mode, seed, liar, startup, candidates, forgetting, priorWeight, gamma, multivariate);
+    }
+}
