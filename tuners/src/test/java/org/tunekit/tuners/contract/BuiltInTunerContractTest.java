@@ -9,6 +9,7 @@ import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
+import org.tunekit.tuners.tpe.TpeTunerProvider;
 
 /**
  * The built-in tuners pass the SDK's shared contract, the same checks a plugin author runs.
@@ -42,5 +43,15 @@ class BuiltInTunerContractTest {
     @Test
     void gp() {
         TunerTestKit.forProvider(new GpTunerProvider()).withArguments(Map.of("seed", 7, "cold_start_num", 3)).checkContract();
+    }
+
+    @Test
+    void tpe() {
+        TunerTestKit.forProvider(new TpeTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void multivariateTpe() {
+        TunerTestKit.forProvider(new TpeTunerProvider()).withArguments(Map.of("seed", 7, "multivariate", true)).checkContract();
     }
 }
