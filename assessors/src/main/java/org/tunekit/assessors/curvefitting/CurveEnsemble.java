@@ -27,7 +27,7 @@ import org.hipparchus.util.Pair;
  * data are left out.
  *
  * <p>Fitting from the previous fit's parameters (a warm start) usually converges in a few iterations;
- * without one, each model is tried from two starting points.
+ * without one, a model that does not converge from its first starting point is tried from a second.
  */
 final class CurveEnsemble {
     private static final CurveModel[] MODELS = CurveModel.values();
@@ -112,17 +112,21 @@ final class CurveEnsemble {
             double[] fit = null;
             double bestCost = Double.POSITIVE_INFINITY;
             if (warm[m] != null) {
-                fit = fit(model, xs, z, w, warm[m].clone());
+                fit = fit(model, xs, z, w, warm[m].clone(), new boolean[1]);
                 bestCost = fit == null ? bestCost : cost(model, xs, z, w, fit);
             }
             if (fit == null) {
                 for (int variant = 0; variant < 2; variant++) {
                     double asymptote = last + (variant == 0 ? 0.1 : 0.5) * (last - first);
-                    double[] candidate = fit(model, xs, z, w, model.start(first, asymptote, xs[n - 1], variant));
+                    boolean[] converged = {false};
+                    double[] candidate = fit(model, xs, z, w, model.start(first, asymptote, xs[n - 1], variant), converged);
                     double c = candidate == null ? Double.POSITIVE_INFINITY : cost(model, xs, z, w, candidate);
                     if (c < bestCost) {
                         bestCost = c;
                         fit = candidate;
+                    }
+                    if (converged[0]) {
+                        break;
                     }
                 }
             }
@@ -174,12 +178,13 @@ final class CurveEnsemble {
     }
 
     /**
-     * Fits {@code model} from {@code start}; the parameters, or {@code null} when the fit fails. When the
+     * Fits {@code model} from {@code start}; the parameters, or {@code null} when the fit fails;
+     * {@code converged[0]} tells whether the optimiser converged. When the
      * optimiser runs out of evaluations, the best point it evaluated is taken: a fit that is still creeping
      * along a flat valley is good enough for an extrapolation, and waiting for it would cost more than
      * the whole rest of the ensemble.
      */
-    private static double[] fit(CurveModel model, double[] xs, double[] z, double[] w, double[] start) {
+    private static double[] fit(CurveModel model, double[] xs, double[] z, double[] w, double[] start, boolean[] converged) {
         int n = z.length;
         int p = model.parameterCount();
         double[] g = new double[p];
@@ -195,8 +200,7 @@ final class CurveEnsemble {
                     double[][] jacobian = new double[n][];
                     double cost = 0;
                     for (int i = 0; i < n; i++) {
-                        values[i] = model.value(xs[i], params);
-                        model.gradient(xs[i], params, g);
+                        values[i] = model.gradient(xs[i], params, g);
                         jacobian[i] = g.clone();
                         double r = z[i] - values[i];
                         cost += w[i] * r * r;
@@ -216,6 +220,7 @@ final class CurveEnsemble {
         double[] fit;
         try {
             fit = OPTIMIZER.optimize(problem).getPoint().toArray();
+            converged[0] = true;
         } catch (MathRuntimeException e) {
             fit = bestPoint[0];
         }

@@ -15,11 +15,12 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double xa = Math.pow(x, -p[2]);
             g[0] = 1;
             g[1] = -xa;
             g[2] = p[1] * xa * Math.log(x);
+            return p[0] - p[1] * xa;
         }
 
         @Override
@@ -35,13 +36,14 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double u = p[1] * x + p[2];
             double ua = Math.pow(u, -p[3]);
             g[0] = 1;
             g[1] = p[3] * ua / u * x;
             g[2] = p[3] * ua / u;
             g[3] = ua * Math.log(u);
+            return p[0] - ua;
         }
 
         @Override
@@ -60,9 +62,10 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             g[0] = Math.log(x);
             g[1] = 1;
+            return p[0] * g[0] + p[1];
         }
 
         @Override
@@ -78,11 +81,12 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double e = Math.exp(-p[1] * x + p[2]);
             g[0] = 1;
             g[1] = x * e;
             g[2] = -e;
+            return p[0] - e;
         }
 
         @Override
@@ -99,9 +103,10 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             g[0] = 1;
             g[1] = -1 / Math.log(x + 1);
+            return p[0] + p[1] * g[1];
         }
 
         @Override
@@ -117,7 +122,7 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double t = Math.pow(p[2] * x, p[3]);
             double e = Math.exp(-t);
             double span = p[0] - p[1];
@@ -125,6 +130,7 @@ enum CurveModel {
             g[1] = e;
             g[2] = span * e * p[3] * t / p[2];
             g[3] = span * e * t * Math.log(p[2] * x);
+            return p[0] - span * e;
         }
 
         @Override
@@ -140,7 +146,7 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double t = Math.pow(p[2] * x, p[3]);
             double d = 1 + t;
             double span = p[0] - p[1];
@@ -148,6 +154,7 @@ enum CurveModel {
             g[1] = 1 / d;
             g[2] = span / (d * d) * p[3] * t / p[2];
             g[3] = span / (d * d) * t * Math.log(p[2] * x);
+            return p[0] - span / d;
         }
 
         @Override
@@ -163,7 +170,7 @@ enum CurveModel {
         }
 
         @Override
-        void gradient(double x, double[] p, double[] g) {
+        double gradient(double x, double[] p, double[] g) {
             double xd = Math.pow(x, p[3]);
             double e = Math.exp(-p[2] * xd);
             double span = p[0] - p[1];
@@ -171,6 +178,7 @@ enum CurveModel {
             g[1] = e;
             g[2] = span * e * xd;
             g[3] = span * e * p[2] * xd * Math.log(x);
+            return p[0] - span * e;
         }
 
         @Override
@@ -195,8 +203,8 @@ enum CurveModel {
     /** The curve at epoch {@code x}. */
     abstract double value(double x, double[] p);
 
-    /** Writes the partial derivatives of {@link #value} in each parameter to {@code g}. */
-    abstract void gradient(double x, double[] p, double[] g);
+    /** Writes the partial derivatives of {@link #value} in each parameter to {@code g}; returns the value. */
+    abstract double gradient(double x, double[] p, double[] g);
 
     /**
      * A starting point for fitting a curve that starts at {@code first} and is expected to approach
