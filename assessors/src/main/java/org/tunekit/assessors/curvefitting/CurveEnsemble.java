@@ -1,6 +1,7 @@
 package org.tunekit.assessors.curvefitting;
 
 import java.util.Arrays;
+import org.hipparchus.distribution.continuous.TDistribution;
 import org.hipparchus.exception.MathRuntimeException;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.ArrayRealVector;
@@ -21,18 +22,33 @@ import org.hipparchus.util.Pair;
  * about the asymptote). Each model's extrapolation gets a Gaussian predictive variance: the residual
  * variance {@code s²} plus the parameter uncertainty by the delta method, {@code s² gᵀ(JᵀWJ)⁻¹g}, with
  * {@code g} the parameter gradient at the target epoch (a tiny ridge keeps unidentifiable parameters
- * finite). The models are averaged with weights {@code exp(-BIC/2)}, the usual large-sample approximation
+ * finite). As {@code s²} is estimated from only {@code n - p} degrees of freedom, each model's standard
+ * deviation is widened by the ratio of Student's t to the normal 95% point (2.92 / 1.645 with two degrees
+ * of freedom, close to 1 with fifty), so that its Gaussian stand-in has the t distribution's one-sided
+ * 95% point. The models are averaged with weights {@code exp(-BIC/2)}, the usual large-sample approximation
  * of Bayesian model averaging, and the ensemble's variance adds the spread of the models' means to their
  * own variances. Models whose fit fails or whose extrapolation runs off more than ten ranges from the
  * data are left out.
  *
  * <p>Fitting from the previous fit's parameters (a warm start) usually converges in a few iterations;
- * without one, a model that does not converge from its first starting point is tried from a second.
+ * without one, a model whose fit from its first starting point fails is tried from a second. The
+ * sigmoid-like four-parameter models (Weibull, MMF, Janoschek) fit a power law only in a limit, so on
+ * such curves they use up their evaluations creeping along a valley; their best point so far is used.
  */
 final class CurveEnsemble {
     private static final CurveModel[] MODELS = CurveModel.values();
     private static final double MAX_EXCURSION = 10;
     private static final int MAX_EVALUATIONS = 60;
+    /** The one-sided 95% point of the standard normal distribution. */
+    static final double GAUSSIAN_TAIL = 1.6448536269514722;
+    /** The one-sided 95% points of Student's t with 1..{@code length - 1} degrees of freedom. */
+    private static final double[] STUDENT_TAILS = new double[64];
+
+    static {
+        for (int dof = 1; dof < STUDENT_TAILS.length; dof++) {
+            STUDENT_TAILS[dof] = new TDistribution(dof).inverseCumulativeProbability(0.95);
+        }
+    }
     private static final LevenbergMarquardtOptimizer OPTIMIZER = new LevenbergMarquardtOptimizer()
             .withCostRelativeTolerance(1e-9)
             .withParameterRelativeTolerance(1e-9);
@@ -112,21 +128,17 @@ final class CurveEnsemble {
             double[] fit = null;
             double bestCost = Double.POSITIVE_INFINITY;
             if (warm[m] != null) {
-                fit = fit(model, xs, z, w, warm[m].clone(), new boolean[1]);
+                fit = fit(model, xs, z, w, warm[m].clone());
                 bestCost = fit == null ? bestCost : cost(model, xs, z, w, fit);
             }
             if (fit == null) {
-                for (int variant = 0; variant < 2; variant++) {
+                for (int variant = 0; variant < 2 && fit == null; variant++) {
                     double asymptote = last + (variant == 0 ? 0.1 : 0.5) * (last - first);
-                    boolean[] converged = {false};
-                    double[] candidate = fit(model, xs, z, w, model.start(first, asymptote, xs[n - 1], variant), converged);
+                    double[] candidate = fit(model, xs, z, w, model.start(first, asymptote, xs[n - 1], variant));
                     double c = candidate == null ? Double.POSITIVE_INFINITY : cost(model, xs, z, w, candidate);
                     if (c < bestCost) {
                         bestCost = c;
                         fit = candidate;
-                    }
-                    if (converged[0]) {
-                        break;
                     }
                 }
             }
@@ -140,7 +152,8 @@ final class CurveEnsemble {
                 continue;
             }
             double s2 = bestCost / (n - p);
-            double variance = s2 * (1 + parameterVariance(model, xs, w, fit, target));
+            double widen = studentTail(n - p) / GAUSSIAN_TAIL;
+            double variance = widen * widen * s2 * (1 + parameterVariance(model, xs, w, fit, target));
             if (!Double.isFinite(variance)) {
                 continue;
             }
@@ -177,14 +190,18 @@ final class CurveEnsemble {
         return new Prediction(lo + mean * range, Math.sqrt(variance) * range, count);
     }
 
+    /** The one-sided 95% point of Student's t with {@code dof} degrees of freedom. */
+    static double studentTail(int dof) {
+        return dof < STUDENT_TAILS.length ? STUDENT_TAILS[dof] : GAUSSIAN_TAIL;
+    }
+
     /**
-     * Fits {@code model} from {@code start}; the parameters, or {@code null} when the fit fails;
-     * {@code converged[0]} tells whether the optimiser converged. When the
+     * Fits {@code model} from {@code start}; the parameters, or {@code null} when the fit fails. When the
      * optimiser runs out of evaluations, the best point it evaluated is taken: a fit that is still creeping
      * along a flat valley is good enough for an extrapolation, and waiting for it would cost more than
      * the whole rest of the ensemble.
      */
-    private static double[] fit(CurveModel model, double[] xs, double[] z, double[] w, double[] start, boolean[] converged) {
+    private static double[] fit(CurveModel model, double[] xs, double[] z, double[] w, double[] start) {
         int n = z.length;
         int p = model.parameterCount();
         double[] g = new double[p];
@@ -220,7 +237,6 @@ final class CurveEnsemble {
         double[] fit;
         try {
             fit = OPTIMIZER.optimize(problem).getPoint().toArray();
-            converged[0] = true;
         } catch (MathRuntimeException e) {
             fit = bestPoint[0];
         }

@@ -32,8 +32,6 @@ import org.tunekit.sdk.OptimizeMode;
  */
 final class CurvefittingAssessor implements Assessor {
     static final String STATE_FILE = "curvefitting.state";
-    /** The one-sided 95% point of the standard normal distribution. */
-    static final double OPTIMISM = 1.6448536269514722;
 
     private final int epochNum;
     private final int startStep;
@@ -85,7 +83,7 @@ final class CurvefittingAssessor implements Assessor {
             return AssessResult.GOOD;
         }
         double bar = gain(best) - (1 - threshold) * Math.abs(best);
-        return prediction.mean() + OPTIMISM * prediction.sd() < bar ? AssessResult.BAD : AssessResult.GOOD;
+        return prediction.mean() + CurveEnsemble.GAUSSIAN_TAIL * prediction.sd() < bar ? AssessResult.BAD : AssessResult.GOOD;
     }
 
     /**
