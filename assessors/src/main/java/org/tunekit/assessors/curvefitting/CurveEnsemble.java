@@ -44,14 +44,15 @@ final class CurveEnsemble {
     /** The one-sided 95% points of Student's t with 1..{@code length - 1} degrees of freedom. */
     private static final double[] STUDENT_TAILS = new double[64];
 
+    private static final LevenbergMarquardtOptimizer OPTIMIZER = new LevenbergMarquardtOptimizer()
+            .withCostRelativeTolerance(1e-9)
+            .withParameterRelativeTolerance(1e-9);
+
     static {
         for (int dof = 1; dof < STUDENT_TAILS.length; dof++) {
             STUDENT_TAILS[dof] = new TDistribution(dof).inverseCumulativeProbability(0.95);
         }
     }
-    private static final LevenbergMarquardtOptimizer OPTIMIZER = new LevenbergMarquardtOptimizer()
-            .withCostRelativeTolerance(1e-9)
-            .withParameterRelativeTolerance(1e-9);
 
     /**
      * An extrapolation.
@@ -77,10 +78,14 @@ final class CurveEnsemble {
      * @param target the epoch to predict
      * @param warm   per model, the parameters of an earlier fit of the same curve (or {@code null}); the new
      *               fits are written back
-     * @return the prediction, or {@code null} when no model could be fitted
+     * @return the prediction (for a flat curve, its value with no spread), or {@code null} when no model
+     *         could be fitted
      */
     static Prediction predict(double[] xs, double[] ys, double target, double[][] warm) {
         int n = ys.length;
+        if (n == 0) {
+            return null;
+        }
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
         for (double y : ys) {
@@ -88,7 +93,7 @@ final class CurveEnsemble {
             hi = Math.max(hi, y);
         }
         double range = hi - lo;
-        if (n == 0) {
+        if (!Double.isFinite(range)) {
             return null;
         }
         if (!(range > 1e-12 * Math.max(1, Math.abs(hi)))) {

@@ -118,6 +118,26 @@ class CurvefittingAssessorTest {
     }
 
     @Test
+    void oddHistoriesNeverFailTheAssessor() {
+        SplittableRandom random = new SplittableRandom(99);
+        double[] odd = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e300, -1e300, 0, 1e-300, -5};
+        for (String mode : new String[] {"maximize", "minimize"}) {
+            CurvefittingAssessor assessor = create(Map.of("epoch_num", 40, "start_step", 3, "optimize_mode", mode));
+            complete(assessor, "done", 0.5);
+            for (int trial = 0; trial < 12; trial++) {
+                List<Metric> h = new ArrayList<>();
+                double scale = Math.pow(10, random.nextInt(-8, 9));
+                for (int x = 1; x < 20; x++) {
+                    double v = random.nextInt(10) == 0 ? odd[random.nextInt(odd.length)] : scale * random.nextDouble();
+                    h.add(Metric.of(v));
+                    assertThat(assessor.assessTrial("t" + trial, h)).isNotNull();
+                }
+                assessor.trialEnd("t" + trial, random.nextBoolean());
+            }
+        }
+    }
+
+    @Test
     void argumentErrorsNameTheArgument() {
         assertThatThrownBy(() -> create(Map.of())).isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'epoch_num'");
         assertThatThrownBy(() -> create(Map.of("epoch_num", 10, "gap", 0))).hasMessageContaining("'gap'");
