@@ -25,7 +25,8 @@ final class ThresholdAssessor implements Assessor {
 
     /** Reads {@code lower}, {@code upper} (at least one) and {@code n_warmup_steps}. */
     static ThresholdAssessor fromArguments(ClassArguments arguments) {
-        arguments.requireOnly("lower", "upper", "n_warmup_steps");
+        // optimize_mode is accepted, as by every assessor, and unused: the bounds are absolute
+        arguments.requireOnly("lower", "upper", "n_warmup_steps", "optimize_mode");
         if (!arguments.has("lower") && !arguments.has("upper")) {
             throw new InvalidClassArgumentException("class argument 'lower' or 'upper' is required (or both)");
         }

@@ -33,6 +33,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--assessor", description = "Assessor name, or 'none' (default: ${DEFAULT-VALUE}).")
     String assessor = "Medianstop";
 
+    @Option(names = "--tuner-args", paramLabel = "JSON",
+            description = "Class arguments for the tuner, as a JSON object, on top of {\"optimize_mode\": \"minimize\", \"seed\": <seed>};"
+                    + " a null value removes one.")
+    String tunerArgs;
+
+    @Option(names = "--assessor-args", paramLabel = "JSON",
+            description = "Class arguments for the assessor, as a JSON object, on top of {\"optimize_mode\": \"minimize\"}"
+                    + " (Medianstop also gets start_step = epochs / 4, Curvefitting epoch_num = epochs); a null value removes one.")
+    String assessorArgs;
+
     @Option(names = "--trials", description = "Number of trials (default: ${DEFAULT-VALUE}).")
     int trials = 60;
 
@@ -66,18 +76,32 @@ final class RunCommand implements Callable<Integer> {
         }
         Map<String, Object> tunerEntry = new LinkedHashMap<>();
         tunerEntry.put("name", tuner);
-        tunerEntry.put("classArgs", Map.of("optimize_mode", "minimize", "seed", seed));
+        Map<String, Object> tunerDefaults = new LinkedHashMap<>(Map.of("optimize_mode", "minimize", "seed", seed));
         Map<String, Object> assessorEntry = null;
-        if (!assessor.equalsIgnoreCase("none")) {
-            assessorEntry = new LinkedHashMap<>();
-            assessorEntry.put("name", assessor);
-            assessorEntry.put("classArgs", Map.of("optimize_mode", "minimize", "start_step", (long) Math.max(1, epochs / 4)));
+        Map<String, Object> assessorDefaults = new LinkedHashMap<>();
+        try {
+            tunerEntry.put("classArgs", withOverrides(tunerDefaults, tunerArgs, "--tuner-args"));
+            if (!assessor.equalsIgnoreCase("none")) {
+                assessorDefaults.put("optimize_mode", "minimize");
+                // the example's trial length, for the two assessors NNI defines in terms of epochs
+                if (assessor.equalsIgnoreCase("Medianstop")) {
+                    assessorDefaults.put("start_step", (long) Math.max(1, epochs / 4));
+                } else if (assessor.equalsIgnoreCase("Curvefitting")) {
+                    assessorDefaults.put("epoch_num", (long) epochs);
+                }
+                assessorEntry = new LinkedHashMap<>();
+                assessorEntry.put("name", assessor);
+                assessorEntry.put("classArgs", withOverrides(assessorDefaults, assessorArgs, "--assessor-args"));
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("tunekit run: " + e.getMessage());
+            return 2;
         }
         out.printf("Experiment: minimise '%s' with %s%s; %d trials, %d at a time, %d epochs each, seed %d%n", obj.name(), tuner,
                 assessorEntry == null ? "" : " and " + assessor, trials, concurrency, epochs, seed);
         out.flush();
         var settings = new EmbeddedManager.Settings(obj, tunerEntry, assessorEntry, trials, concurrency, epochs, seed, plugins,
-                verbose ? "info" : "warning");
+                verbose ? "info" : "error");
         EmbeddedManager.Summary s;
         var progress = System.out;
         try {
@@ -101,5 +125,30 @@ final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The defaults with a JSON object's entries put over them; a null value removes an entry. */
+    static Map<String, Object> withOverrides(Map<String, Object> defaults, String json, String option) {
+        Map<String, Object> out = new LinkedHashMap<>(defaults);
+        if (json == null) {
+            return out;
+        }
+        Object parsed;
+        try {
+            parsed = org.tunekit.dispatcher.protocol.JsonCodec.parse(json, option);
+        } catch (org.tunekit.dispatcher.protocol.ProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (!(parsed instanceof Map<?, ?> m)) {
+            throw new IllegalArgumentException(option + " must be a JSON object, got " + json);
+        }
+        m.forEach((k, v) -> {
+            if (v == null) {
+                out.remove((String) k);
+            } else {
+                out.put((String) k, v);
+            }
+        });
+        return out;
     }
 }

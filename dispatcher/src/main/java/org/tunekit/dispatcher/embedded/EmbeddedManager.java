@@ -119,6 +119,7 @@ public final class EmbeddedManager {
         reader.start();
         try {
             send(toDispatcher, new Command(CommandType.INITIALIZE, JsonCodec.write(settings.objective().space())));
+            toDispatcher.flush();
             expect(CommandType.INITIALIZED);
 
             Map<Long, Trial> running = new LinkedHashMap<>();
@@ -126,6 +127,7 @@ public final class EmbeddedManager {
             int awaiting = requested;
             boolean noMore = false;
             send(toDispatcher, new Command(CommandType.REQUEST_TRIAL_JOBS, Integer.toString(requested)));
+            toDispatcher.flush();
             int started = 0;
             int completed = 0;
             int stopped = 0;
