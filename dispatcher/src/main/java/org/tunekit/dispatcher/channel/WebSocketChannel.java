@@ -32,7 +32,7 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * <p>Each command is one text message {@code {"type": "GE", "content": "3"}}; an absent
  * {@code content} is an empty payload. From the manager, {@code {"type": "_nop_"}} is ignored and
  * {@code {"type": "_bye_", ...}} ends the stream, as does a Close from the server (NNI closes with code
- * 4000 after {@code TE}). When the connection drops without a Close, the channel reconnects after
+ * 4000 after {@code TE}). When the connection drops without a Close (status 1006), the channel reconnects after
  * 0, 1, 2, 3 and 4 seconds (at most five attempts); replies not yet sent are kept and sent on the new
  * connection, in order. When every attempt fails the manager is taken to be gone: {@link #receive}
  * reports end of stream and later replies are discarded with a warning. {@link #close} sends
@@ -45,6 +45,8 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
 public final class WebSocketChannel implements CommandChannel {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketChannel.class);
     private static final String BYE = "{\"type\":\"_bye_\"}";
+    /** The status the JDK reports when the connection ended without a Close frame (RFC 6455, 7.1.5). */
+    private static final int ABNORMAL_CLOSURE = 1006;
 
     /**
      * Timing of the channel.
@@ -154,7 +156,7 @@ public final class WebSocketChannel implements CommandChannel {
                 return true;
             }
             current.socket.abort();
-            LOG.warn("the connection to {} dropped ({}); reconnecting", uri, cause);
+            LOG.warn("the connection to {} dropped ({}); reconnecting", uri, String.valueOf(cause));
             int attempt = 0;
             for (Duration delay : settings.retryDelays()) {
                 attempt++;
@@ -399,6 +401,11 @@ public final class WebSocketChannel implements CommandChannel {
         @Override
         public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
             closedByServer.complete(null);
+            if (statusCode == ABNORMAL_CLOSURE && !closing) {
+                // no Close frame came: the connection dropped
+                inbox.add(new Dropped(generation, new IOException("connection closed without a Close frame")));
+                return null;
+            }
             if (!closing) {
                 peerEnded = true;
                 inbox.add(new End("the server closed the connection (code " + statusCode

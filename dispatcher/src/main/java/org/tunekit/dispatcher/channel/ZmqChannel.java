@@ -65,15 +65,19 @@ public final class ZmqChannel implements CommandChannel {
      * Timing of the channel.
      *
      * @param connectTimeout    how long the first connection may take
+     * @param handshakeTimeout  how long a ZMTP handshake may take before the connection is retried
      * @param heartbeatInterval how often ZMTP PINGs go out
      * @param heartbeatTimeout  silence after which the connection is dropped
      * @param reconnectGrace    how long the manager may stay disconnected before it is taken to be gone
      * @param linger            how long queued replies may take to leave on close
      */
-    public record Settings(Duration connectTimeout, Duration heartbeatInterval, Duration heartbeatTimeout,
+    public record Settings(Duration connectTimeout, Duration handshakeTimeout, Duration heartbeatInterval, Duration heartbeatTimeout,
                            Duration reconnectGrace, Duration linger) {
-        /** 10 s to connect, a heartbeat each second, 5 s of silence drops the connection, 10 s to come back. */
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(1),
+        /**
+         * 10 s to connect, 1 s for a handshake, a heartbeat each second, 5 s of silence drops the connection,
+         * 10 s to come back, 2 s of linger.
+         */
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1),
                 Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2));
     }
 
@@ -129,6 +133,10 @@ public final class ZmqChannel implements CommandChannel {
             socket.setHeartbeatIvl((int) settings.heartbeatInterval().toMillis());
             socket.setHeartbeatTimeout((int) settings.heartbeatTimeout().toMillis());
             socket.setHeartbeatTtl((int) settings.heartbeatTimeout().toMillis());
+            // jeromq sometimes completes the TCP connect but never starts the ZMTP handshake on the
+            // connecting side (zeromq/jeromq#1022); the handshake timer then drops the connection and
+            // ZeroMQ reconnects, keeping queued messages. A short timer makes that recovery quick.
+            socket.setHandshakeIvl((int) settings.handshakeTimeout().toMillis());
             socket.setReconnectIVL(100);
             socket.setReconnectIVLMax(1000);
             socket.setLinger(settings.linger().toMillis());
