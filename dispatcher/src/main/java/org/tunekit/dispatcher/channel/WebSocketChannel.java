@@ -15,7 +15,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,7 +40,9 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * reports end of stream and later replies are discarded with a warning. {@link #close} sends
  * {@code {"type": "_bye_"}} and a normal Close.
  *
- * <p>Pings are answered by the JDK's client. Messages are taken off the socket one at a time
+ * <p>Pings are answered by the JDK's client. The client also pings the server every
+ * {@link Settings#pingInterval}; a server silent for {@link Settings#silenceTimeout} (a half-open
+ * connection, a hung manager) is treated as a dropped connection, so the process never waits forever. Messages are taken off the socket one at a time
  * ({@code request(1)}) into an unbounded queue, so none is lost before {@link #receive} asks for it.
  * Sends are serialised: the JDK client allows one outstanding send.
  */
@@ -55,12 +59,19 @@ public final class WebSocketChannel implements CommandChannel {
      * @param sendTimeout    how long one send may take before the connection is taken as dropped
      * @param retryDelays    the wait before each reconnection attempt
      * @param closeTimeout   how long {@link #close} waits for the goodbye and the server's Close
+     * @param pingInterval   how often the client pings the server
+     * @param silenceTimeout how long the server may stay silent (no message, ping or pong) before the
+     *                       connection is taken as dropped
      */
-    public record Settings(Duration connectTimeout, Duration sendTimeout, List<Duration> retryDelays, Duration closeTimeout) {
-        /** NNI's schedule: 10 s to connect, reconnection after 0, 1, 2, 3 and 4 s. */
+    public record Settings(Duration connectTimeout, Duration sendTimeout, List<Duration> retryDelays, Duration closeTimeout,
+                           Duration pingInterval, Duration silenceTimeout) {
+        /**
+         * NNI's schedule: 10 s to connect, reconnection after 0, 1, 2, 3 and 4 s; a ping every 10 s, and
+         * 30 s of silence drop the connection.
+         */
         public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(30),
                 List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(4)),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30));
 
         /** Copies the delays. */
         public Settings {
@@ -82,6 +93,11 @@ public final class WebSocketChannel implements CommandChannel {
     private final Object sendLock = new Object();
     private final Deque<String> outbox = new ArrayDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tunekit-ws-keepalive");
+        t.setDaemon(true);
+        return t;
+    });
     private Connection current; // guarded by connectionLock
     private volatile boolean peerEnded;
     private volatile boolean lost;
@@ -111,12 +127,15 @@ public final class WebSocketChannel implements CommandChannel {
                 sleep(delay);
                 try {
                     ch.current = ch.open(0);
+                    long ms = settings.pingInterval().toMillis();
+                    ch.keepAlive.scheduleWithFixedDelay(ch::checkLiveness, ms, ms, TimeUnit.MILLISECONDS);
                     return ch;
                 } catch (IOException e) {
                     last = e;
                     LOG.warn("cannot connect to {}: {}", uri, e.getMessage());
                 }
             }
+            ch.keepAlive.shutdownNow();
             throw new IOException("cannot connect to the manager at " + uri + " after " + settings.retryDelays().size()
                     + " attempts: " + (last == null ? "" : last.getMessage()), last);
         }
@@ -178,6 +197,28 @@ public final class WebSocketChannel implements CommandChannel {
             lost = true;
             inbox.add(new End("the connection dropped and " + attempt + " reconnection attempts failed"));
             return false;
+        }
+    }
+
+    /** Pings the server, or drops a connection on which the server has been silent for too long. */
+    private void checkLiveness() {
+        if (closing || peerEnded || lost) {
+            return;
+        }
+        Connection c = connection();
+        long silentNanos = System.nanoTime() - c.lastHeard;
+        if (silentNanos > settings.silenceTimeout().toNanos()) {
+            if (c.silenced.compareAndSet(false, true)) {
+                LOG.warn("nothing from {} for {} ms: taking the connection as dropped", uri, silentNanos / 1_000_000);
+                inbox.add(new Dropped(c.generation, new IOException("the server was silent for " + settings.silenceTimeout())));
+                c.socket.abort();
+            }
+            return;
+        }
+        try {
+            c.socket.sendPing(ByteBuffer.allocate(0));
+        } catch (RuntimeException e) {
+            LOG.debug("ping to {} not sent: {}", uri, e.toString());
         }
     }
 
@@ -309,6 +350,7 @@ public final class WebSocketChannel implements CommandChannel {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        keepAlive.shutdownNow();
         synchronized (sendLock) {
             Connection c = connection();
             closing = true;
@@ -354,7 +396,9 @@ public final class WebSocketChannel implements CommandChannel {
         final int generation;
         final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
         final StringBuilder partial = new StringBuilder();
+        final AtomicBoolean silenced = new AtomicBoolean();
         volatile WebSocket socket;
+        volatile long lastHeard = System.nanoTime();
 
         Connection(int generation) {
             this.generation = generation;
@@ -362,11 +406,28 @@ public final class WebSocketChannel implements CommandChannel {
 
         @Override
         public void onOpen(WebSocket webSocket) {
+            lastHeard = System.nanoTime();
             webSocket.request(1);
         }
 
         @Override
+        public CompletionStage<?> onPing(WebSocket webSocket, ByteBuffer message) {
+            // the JDK answers with a Pong by itself
+            lastHeard = System.nanoTime();
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onPong(WebSocket webSocket, ByteBuffer message) {
+            lastHeard = System.nanoTime();
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            lastHeard = System.nanoTime();
             partial.append(data);
             if (last) {
                 String text = partial.toString();
@@ -391,6 +452,7 @@ public final class WebSocketChannel implements CommandChannel {
 
         @Override
         public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            lastHeard = System.nanoTime();
             if (last) {
                 inbox.add(new ProtocolException("binary WebSocket message from " + uri + "; commands are text messages"));
             }

@@ -27,7 +27,8 @@ import org.tunekit.dispatcher.testing.ManagerWebSocketServer.Received;
 class WebSocketChannelTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final WebSocketChannel.Settings FAST = new WebSocketChannel.Settings(Duration.ofSeconds(5),
-            Duration.ofSeconds(5), List.of(Duration.ZERO, Duration.ofMillis(50), Duration.ofMillis(100)), Duration.ofSeconds(2));
+            Duration.ofSeconds(5), List.of(Duration.ZERO, Duration.ofMillis(50), Duration.ofMillis(100)), Duration.ofSeconds(2),
+            Duration.ofMillis(100), Duration.ofSeconds(3));
 
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
@@ -225,6 +226,27 @@ class WebSocketChannelTest {
         s.close();
         assertThat(ch.receive()).isNull();
         ch.send(Command.of(CommandType.NO_MORE_TRIAL_JOBS));
+    }
+
+    @Test
+    void aSilentServerIsTakenAsADroppedConnection() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(60));
+        s.setAnswerPings(false);
+        WebSocketChannel.Settings impatient = new WebSocketChannel.Settings(Duration.ofSeconds(5), Duration.ofSeconds(5),
+                List.of(Duration.ZERO), Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofMillis(300));
+        WebSocketChannel ch = WebSocketChannel.connect(URI.create(s.url()), impatient);
+        toClose.add(ch);
+        assertThat(s.awaitConnection(WAIT)).isTrue();
+        ExecutorService receiver = Executors.newSingleThreadExecutor();
+        try {
+            Future<Command> next = receiver.submit(ch::receive);
+            assertThat(s.awaitConnection(WAIT)).as("a new connection after the silence").isTrue();
+            s.setAnswerPings(true);
+            s.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+            assertThat(next.get(10, TimeUnit.SECONDS)).isEqualTo(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+        } finally {
+            receiver.shutdownNow();
+        }
     }
 
     @Test

@@ -83,6 +83,7 @@ public final class ManagerWebSocketServer implements AutoCloseable {
     private final List<String> rawMessages = new ArrayList<>(); // guarded by itself
     private Socket client; // guarded by this
     private volatile boolean closed;
+    private volatile boolean answerPings = true;
 
     private ManagerWebSocketServer(String path, Duration pingInterval) throws IOException {
         this.server = new ServerSocket();
@@ -113,6 +114,11 @@ public final class ManagerWebSocketServer implements AutoCloseable {
     /** The URL clients connect to. */
     public String url() {
         return "ws://127.0.0.1:" + server.getLocalPort() + path;
+    }
+
+    /** Whether the client's pings are answered (they are, unless a test plays a hung manager). */
+    public void setAnswerPings(boolean answer) {
+        answerPings = answer;
     }
 
     /** How many WebSocket connections were accepted so far. */
@@ -433,6 +439,9 @@ public final class ManagerWebSocketServer implements AutoCloseable {
                     return code;
                 }
                 case 0x9 -> {
+                    if (!answerPings) {
+                        continue;
+                    }
                     synchronized (this) {
                         OutputStream out = s.getOutputStream();
                         writeFrame(out, 0xA, true, payload);
