@@ -116,9 +116,11 @@ class ChannelsIT {
     void theSameExperimentGivesTheSameRepliesOverEveryChannel(@TempDir Path dir) throws Exception {
         List<Command> overStdio = overStdio();
         List<Command> overFds = overInheritedFds(dir);
+        List<Command> overSocketFds = overInheritedSocket();
         List<Command> overWebSocket = overWebSocket();
         List<Command> overZmq = overZmq();
         assertThat(overFds).as("fd:3,4 against stdio:").isEqualTo(overStdio);
+        assertThat(overSocketFds).as("fd:3,4 on a socket against stdio:").isEqualTo(overStdio);
         assertThat(overWebSocket).as("ws:// against stdio:").isEqualTo(overStdio);
         assertThat(overZmq).as("tcp:// against stdio:").isEqualTo(overStdio);
     }
@@ -142,6 +144,29 @@ class ChannelsIT {
         assertThat(launch.dispatcher.waitFor(EXIT)).as("exit status; stderr:\n" + launch.dispatcher.stderr()).isZero();
         assertThat(launch.dispatcher.stderr()).contains("command channel: fd:3,4");
         return replies;
+    }
+
+    /**
+     * fds 3 and 4 on one TCP socket, as a Node.js manager passes "pipes" (socket pairs): they cannot be
+     * reopened through /proc, so the dispatcher adopts the descriptors.
+     */
+    private List<Command> overInheritedSocket() throws Exception {
+        try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            listener.setSoTimeout(30_000);
+            List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+                    "exec \"$0\" dispatch \"$@\" 3<>/dev/tcp/127.0.0.1/$MANAGER_PORT 4>&3",
+                    TunekitProcess.HOME.resolve("tunekit").toString(), "--plugins", plugins(), "--exp_params", EXP_PARAMS));
+            Dispatcher d = Dispatcher.launch(cmd, Map.of("MANAGER_PORT", Integer.toString(listener.getLocalPort())), true);
+            toClose.add(d);
+            java.net.Socket socket = listener.accept();
+            toClose.add(socket);
+            PipeManager m = new PipeManager(socket.getOutputStream(), socket.getInputStream());
+            List<Command> replies = runScript(m);
+            assertThat(m.next(REPLY)).as("end of the reply stream after TE").isNull();
+            assertThat(d.waitFor(EXIT)).as("exit status; stderr:\n" + d.stderr()).isZero();
+            assertThat(d.stderr()).contains("command channel: fd:3,4");
+            return replies;
+        }
     }
 
     /** NNI 3's launch shape: {@code -m nni --exp_params}, the channel in the environment, plugins from the plugin path. */

@@ -4,9 +4,13 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -69,29 +73,55 @@ public sealed interface ChannelAddress {
             }
         }
 
+        /**
+         * Opens the descriptors. A pipe or FIFO is reopened through {@code /proc/self/fd/N} (or
+         * {@code /dev/fd/N}); a socket (Node.js passes socket pairs as "pipes") cannot be reopened that
+         * way, so the descriptor itself is adopted, which needs {@code --add-opens java.base/java.io=ALL-UNNAMED}
+         * (the {@code tunekit} launcher passes it).
+         */
         @Override
         public CommandChannel open(long maxFrameBytes) throws IOException {
-            Path in = descriptorPath(read);
-            Path out = descriptorPath(write);
-            if (!Files.exists(in)) {
-                throw new IOException("channel " + uri() + ": file descriptor " + read + " (commands) is not open in this process");
-            }
-            if (!Files.exists(out)) {
-                throw new IOException("channel " + uri() + ": file descriptor " + write + " (replies) is not open in this process");
-            }
-            FileInputStream input;
+            InputStream input = (InputStream) stream(read, "commands", true);
             try {
-                input = new FileInputStream(in.toFile());
-            } catch (IOException e) {
-                throw new IOException("channel " + uri() + ": cannot open file descriptor " + read + " for reading via " + in + ": "
-                        + e.getMessage(), e);
-            }
-            try {
-                return new StreamChannel(input, new FileOutputStream(out.toFile()), maxFrameBytes, uri());
+                OutputStream output = (OutputStream) stream(write, "replies", false);
+                return new StreamChannel(input, output, maxFrameBytes, uri());
             } catch (IOException e) {
                 input.close();
-                throw new IOException("channel " + uri() + ": cannot open file descriptor " + write + " for writing via " + out + ": "
-                        + e.getMessage(), e);
+                throw e;
+            }
+        }
+
+        /** A {@link FileInputStream} or {@link FileOutputStream} on descriptor {@code fd}. */
+        private java.io.Closeable stream(int fd, String role, boolean forReading) throws IOException {
+            Path path = descriptorPath(fd);
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException("channel " + uri() + ": file descriptor " + fd + " (" + role + ") is not open in this process");
+            }
+            IOException reopenFailure;
+            try {
+                return forReading ? new FileInputStream(path.toFile()) : new FileOutputStream(path.toFile());
+            } catch (IOException e) {
+                reopenFailure = e;
+            }
+            FileDescriptor adopted = adopt(fd);
+            if (adopted != null) {
+                return forReading ? new FileInputStream(adopted) : new FileOutputStream(adopted);
+            }
+            throw new IOException("channel " + uri() + ": cannot open file descriptor " + fd + " (" + role + ") via " + path + " ("
+                    + reopenFailure.getMessage() + "), and cannot adopt it directly: run java with "
+                    + "--add-opens java.base/java.io=ALL-UNNAMED", reopenFailure);
+        }
+
+        /** The inherited descriptor {@code fd} as a {@link FileDescriptor}, or {@code null} when java.io is closed to us. */
+        private static FileDescriptor adopt(int fd) {
+            try {
+                Field field = FileDescriptor.class.getDeclaredField("fd");
+                field.setAccessible(true);
+                FileDescriptor d = new FileDescriptor();
+                field.setInt(d, fd);
+                return d;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
             }
         }
 
