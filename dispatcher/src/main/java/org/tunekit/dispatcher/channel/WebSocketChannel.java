@@ -284,7 +284,11 @@ public final class WebSocketChannel implements CommandChannel {
                 if (peerEnded) {
                     continue;
                 }
-                reconnect(c.generation, cause);
+                if (!reconnect(c.generation, cause)) {
+                    LOG.warn("discarding {} unsent replies: no connection to {}", outbox.size(), uri);
+                    outbox.clear();
+                    return;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while sending to " + uri);

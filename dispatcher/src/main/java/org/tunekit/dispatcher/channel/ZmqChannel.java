@@ -21,7 +21,9 @@ import org.tunekit.dispatcher.protocol.CommandType;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
+import org.zeromq.ZEvent;
 import org.zeromq.ZMQ;
+import org.zeromq.ZMonitor;
 
 /**
  * The command channel over ZeroMQ ({@code tcp://host:port}).
@@ -139,7 +141,7 @@ public final class ZmqChannel implements CommandChannel {
             socket.setHandshakeIvl((int) settings.handshakeTimeout().toMillis());
             socket.setReconnectIVL(100);
             socket.setReconnectIVLMax(1000);
-            socket.setLinger(settings.linger().toMillis());
+            socket.setLinger((int) settings.linger().toMillis());
             String monitorAddress = "inproc://tunekit-monitor-" + new String(identity, StandardCharsets.US_ASCII);
             socket.monitor(monitorAddress, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
             ZMQ.Socket monitor = context.createSocket(SocketType.PAIR);
@@ -167,16 +169,16 @@ public final class ZmqChannel implements CommandChannel {
                     receiveAll(socket);
                 }
                 if (poller.pollin(monitorIndex)) {
-                    ZMQ.Event event;
-                    while ((event = ZMQ.Event.recv(monitor, ZMQ.DONTWAIT)) != null) {
-                        int e = event.getEvent();
-                        if (e == ZMQ.EVENT_CONNECTED || e == ZMQ.EVENT_HANDSHAKE_PROTOCOL) {
+                    ZEvent event;
+                    while ((event = ZEvent.recv(monitor, ZMQ.DONTWAIT)) != null) {
+                        ZMonitor.Event e = event.getEvent();
+                        if (e == ZMonitor.Event.CONNECTED || e == ZMonitor.Event.HANDSHAKE_PROTOCOL) {
                             if (disconnectedSince >= 0) {
                                 LOG.info("reconnected to {}", endpoint);
                             }
                             everConnected = true;
                             disconnectedSince = -1;
-                        } else if (e == ZMQ.EVENT_DISCONNECTED) {
+                        } else if (e == ZMonitor.Event.DISCONNECTED) {
                             LOG.warn("the connection to the manager at {} dropped; waiting up to {} for it to come back",
                                     endpoint, settings.reconnectGrace());
                             disconnectedSince = System.nanoTime();
@@ -199,9 +201,13 @@ public final class ZmqChannel implements CommandChannel {
             socket.monitor(null, 0);
             monitor.close();
             socket.close();
-        } catch (RuntimeException | IOException e) {
+        } catch (Throwable e) {
+            // whatever happens here, the receiver must hear of it rather than wait forever
             LOG.error("the ZeroMQ channel to {} failed", endpoint, e);
             inbox.add(new IOException("the ZeroMQ channel to " + endpoint + " failed: " + e, e));
+            if (e instanceof Error error) {
+                throw error;
+            }
         }
     }
 

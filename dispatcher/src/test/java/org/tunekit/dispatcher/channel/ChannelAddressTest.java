@@ -69,7 +69,8 @@ class ChannelAddressTest {
     void aRegularFileOrAClosedDescriptorIsNotAnInheritedPipe(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("plain");
         Files.writeString(file, "x");
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+        try (RandomAccessFile open = new RandomAccessFile(file.toFile(), "r")) {
+            assertThat(open.length()).isEqualTo(1);
             int fd = descriptorOf(file);
             assertThat(ChannelAddress.isInheritedPipe(fd)).isFalse();
         }
