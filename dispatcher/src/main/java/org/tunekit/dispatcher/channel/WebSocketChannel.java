@@ -367,6 +367,19 @@ public final class WebSocketChannel implements CommandChannel {
                     c.socket.sendText(BYE, true).get(ms, TimeUnit.MILLISECONDS);
                     c.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(ms, TimeUnit.MILLISECONDS);
                     c.closedByServer.get(ms, TimeUnit.MILLISECONDS);
+                } else if (peerEnded) {
+                    // NNI follows _bye_ with a Close, which the JDK answers by itself a moment after
+                    // onClose: let that answer go out (or close ourselves if the server never does)
+                    long ms = settings.closeTimeout().toMillis();
+                    try {
+                        c.closedByServer.get(ms, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException e) {
+                        c.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(ms, TimeUnit.MILLISECONDS);
+                    }
+                    long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
+                    while (!c.socket.isOutputClosed() && System.nanoTime() < deadline) {
+                        Thread.sleep(5);
+                    }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -159,6 +159,17 @@ class WebSocketChannelTest {
     }
 
     @Test
+    void afterAGoodbyeWithoutACloseTheClientClosesItself() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(5));
+        WebSocketChannel ch = connect(s);
+        s.sendText("{\"type\":\"_bye_\"}");
+        assertThat(ch.receive()).isNull();
+        ch.close();
+        assertThat(waitForDisconnect(s)).isEqualTo(1000);
+        assertThat(s.rawMessages()).as("no goodbye back: the server said it first").isEmpty();
+    }
+
+    @Test
     void aCloseFromTheServerEndsTheStream() throws Exception {
         ManagerWebSocketServer s = server(Duration.ofSeconds(5));
         WebSocketChannel ch = connect(s);
