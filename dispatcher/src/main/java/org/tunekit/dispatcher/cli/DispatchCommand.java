@@ -1,8 +1,5 @@
 package org.tunekit.dispatcher.cli;
 
-import java.io.FileDescriptor;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +12,7 @@ import org.tunekit.dispatcher.ErrorReporter;
 import org.tunekit.dispatcher.MsgDispatcher;
 import org.tunekit.dispatcher.MsgDispatcherBase;
 import org.tunekit.dispatcher.channel.CommandChannel;
-import org.tunekit.dispatcher.channel.StreamChannel;
+import org.tunekit.dispatcher.channel.ChannelAddress;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.protocol.PipeFrameCodec;
@@ -64,6 +61,7 @@ final class DispatchCommand implements Callable<Integer> {
             System.err.println("tunekit dispatch: cannot open the command channel: " + e.getMessage());
             return 1;
         }
+        org.slf4j.LoggerFactory.getLogger(DispatchCommand.class).info("command channel: {}", ch.describe());
         MsgDispatcherBase dispatcher;
         try {
             dispatcher = create(ch, env);
@@ -100,16 +98,12 @@ final class DispatchCommand implements Callable<Integer> {
         return dirs;
     }
 
-    /** Opens the command channel (pipe framing over stdio or inherited fds). */
+    /** Opens the command channel named by {@code --channel}, or chosen by the default rule of {@link ChannelAddress}. */
     static final class ChannelOpener {
         private ChannelOpener() {}
 
         static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes) throws Exception {
-            String u = uri != null ? uri : env.getOrDefault("NNI_TUNER_COMMAND_CHANNEL", "stdio:");
-            if (u.equals("stdio:")) {
-                return new StreamChannel(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out), maxFrameBytes, "stdio:");
-            }
-            throw new IllegalArgumentException("unsupported channel " + u);
+            return ChannelAddress.open(uri, env, maxFrameBytes);
         }
     }
 }

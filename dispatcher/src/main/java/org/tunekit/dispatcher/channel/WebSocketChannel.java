@@ -1,0 +1,504 @@
+package org.tunekit.dispatcher.channel;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.protocol.Command;
+import org.tunekit.dispatcher.protocol.CommandType;
+import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.dispatcher.protocol.ProtocolException;
+
+/**
+ * NNI 3's command channel: the dispatcher is a WebSocket client of the manager.
+ *
+ * <p>Each command is one text message {@code {"type": "GE", "content": "3"}}; an absent
+ * {@code content} is an empty payload. From the manager, {@code {"type": "_nop_"}} is ignored and
+ * {@code {"type": "_bye_", ...}} ends the stream, as does a Close from the server (NNI closes with code
+ * 4000 after {@code TE}). When the connection drops without a Close (status 1006), the channel reconnects after
+ * 0, 1, 2, 3 and 4 seconds (at most five attempts); replies not yet sent are kept and sent on the new
+ * connection, in order. When every attempt fails the manager is taken to be gone: {@link #receive}
+ * reports end of stream and later replies are discarded with a warning. {@link #close} sends
+ * {@code {"type": "_bye_"}} and a normal Close.
+ *
+ * <p>Pings are answered by the JDK's client. The client also pings the server every
+ * {@link Settings#pingInterval}; a server silent for {@link Settings#silenceTimeout} (a half-open
+ * connection, a hung manager) is treated as a dropped connection, so the process never waits forever. Messages are taken off the socket one at a time
+ * ({@code request(1)}) into an unbounded queue, so none is lost before {@link #receive} asks for it.
+ * Sends are serialised: the JDK client allows one outstanding send.
+ */
+public final class WebSocketChannel implements CommandChannel {
+    private static final Logger LOG = LoggerFactory.getLogger(WebSocketChannel.class);
+    private static final String BYE = "{\"type\":\"_bye_\"}";
+    /** The status the JDK reports when the connection ended without a Close frame (RFC 6455, 7.1.5). */
+    private static final int ABNORMAL_CLOSURE = 1006;
+
+    /**
+     * Timing of the channel.
+     *
+     * @param connectTimeout how long one connection attempt may take
+     * @param sendTimeout    how long one send may take before the connection is taken as dropped
+     * @param retryDelays    the wait before each reconnection attempt
+     * @param closeTimeout   how long {@link #close} waits for the goodbye and the server's Close
+     * @param pingInterval   how often the client pings the server
+     * @param silenceTimeout how long the server may stay silent (no message, ping or pong) before the
+     *                       connection is taken as dropped
+     */
+    public record Settings(Duration connectTimeout, Duration sendTimeout, List<Duration> retryDelays, Duration closeTimeout,
+                           Duration pingInterval, Duration silenceTimeout) {
+        /**
+         * NNI's schedule: 10 s to connect, reconnection after 0, 1, 2, 3 and 4 s; a ping every 10 s, and
+         * 30 s of silence drop the connection.
+         */
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(4)),
+                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30));
+
+        /** Copies the delays. */
+        public Settings {
+            retryDelays = List.copyOf(retryDelays);
+        }
+    }
+
+    /** The manager ended the conversation: {@code _bye_}, a server Close, or every reconnection failed. */
+    private record End(String why) {}
+
+    /** The connection of this generation failed without a Close. */
+    private record Dropped(int generation, Throwable cause) {}
+
+    private final URI uri;
+    private final Settings settings;
+    private final HttpClient client;
+    private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private final Object connectionLock = new Object();
+    private final Object sendLock = new Object();
+    private final Deque<String> outbox = new ArrayDeque<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tunekit-ws-keepalive");
+        t.setDaemon(true);
+        return t;
+    });
+    private Connection current; // guarded by connectionLock
+    private volatile boolean peerEnded;
+    private volatile boolean lost;
+    private volatile boolean closing;
+    private boolean receiveEnded; // receiving thread only
+
+    private WebSocketChannel(URI uri, Settings settings) {
+        this.uri = uri;
+        this.settings = settings;
+        this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+    }
+
+    /**
+     * Connects to the manager, retrying on the reconnection schedule.
+     *
+     * @throws IOException when no attempt succeeds
+     */
+    public static WebSocketChannel connect(URI uri, Settings settings) throws IOException {
+        String scheme = uri.getScheme();
+        if (!"ws".equalsIgnoreCase(scheme) && !"wss".equalsIgnoreCase(scheme)) {
+            throw new IllegalArgumentException("not a WebSocket URI (ws:// or wss://): " + uri);
+        }
+        WebSocketChannel ch = new WebSocketChannel(uri, settings);
+        synchronized (ch.connectionLock) {
+            IOException last = null;
+            for (Duration delay : settings.retryDelays().isEmpty() ? List.of(Duration.ZERO) : settings.retryDelays()) {
+                sleep(delay);
+                try {
+                    ch.current = ch.open(0);
+                    long ms = settings.pingInterval().toMillis();
+                    ch.keepAlive.scheduleWithFixedDelay(ch::checkLiveness, ms, ms, TimeUnit.MILLISECONDS);
+                    return ch;
+                } catch (IOException e) {
+                    last = e;
+                    LOG.warn("cannot connect to {}: {}", uri, e.getMessage());
+                }
+            }
+            ch.keepAlive.shutdownNow();
+            throw new IOException("cannot connect to the manager at " + uri + " after " + settings.retryDelays().size()
+                    + " attempts: " + (last == null ? "" : last.getMessage()), last);
+        }
+    }
+
+    private Connection open(int generation) throws IOException {
+        Connection c = new Connection(generation);
+        CompletableFuture<WebSocket> f = client.newWebSocketBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .buildAsync(uri, c);
+        try {
+            c.socket = f.get(settings.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            return c;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new IOException("connection to " + uri + " failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new IOException("connection to " + uri + " timed out after " + settings.connectTimeout(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while connecting to " + uri);
+        }
+    }
+
+    /**
+     * Replaces the connection of {@code failedGeneration} by a new one, unless that was done already.
+     *
+     * @return false when every attempt failed: the manager is gone
+     */
+    private boolean reconnect(int failedGeneration, Throwable cause) throws InterruptedIOException {
+        synchronized (connectionLock) {
+            if (lost) {
+                return false;
+            }
+            if (current.generation != failedGeneration) {
+                return true;
+            }
+            current.socket.abort();
+            LOG.warn("the connection to {} dropped ({}); reconnecting", uri, String.valueOf(cause));
+            int attempt = 0;
+            for (Duration delay : settings.retryDelays()) {
+                attempt++;
+                if (closing || peerEnded) {
+                    return false;
+                }
+                sleep(delay);
+                try {
+                    current = open(failedGeneration + 1);
+                    LOG.info("reconnected to {} (attempt {})", uri, attempt);
+                    return true;
+                } catch (InterruptedIOException e) {
+                    throw e;
+                } catch (IOException e) {
+                    LOG.warn("reconnection attempt {} to {} failed: {}", attempt, uri, e.getMessage());
+                }
+            }
+            LOG.error("the manager at {} is gone: {} reconnection attempts failed", uri, attempt);
+            lost = true;
+            inbox.add(new End("the connection dropped and " + attempt + " reconnection attempts failed"));
+            return false;
+        }
+    }
+
+    /** Pings the server, or drops a connection on which the server has been silent for too long. */
+    private void checkLiveness() {
+        if (closing || peerEnded || lost) {
+            return;
+        }
+        Connection c = connection();
+        long silentNanos = System.nanoTime() - c.lastHeard;
+        if (silentNanos > settings.silenceTimeout().toNanos()) {
+            if (c.silenced.compareAndSet(false, true)) {
+                LOG.warn("nothing from {} for {} ms: taking the connection as dropped", uri, silentNanos / 1_000_000);
+                inbox.add(new Dropped(c.generation, new IOException("the server was silent for " + settings.silenceTimeout())));
+                c.socket.abort();
+            }
+            return;
+        }
+        try {
+            c.socket.sendPing(ByteBuffer.allocate(0));
+        } catch (RuntimeException e) {
+            LOG.debug("ping to {} not sent: {}", uri, e.toString());
+        }
+    }
+
+    private Connection connection() {
+        synchronized (connectionLock) {
+            return current;
+        }
+    }
+
+    @Override
+    public Command receive() throws IOException {
+        while (!receiveEnded) {
+            Object o;
+            try {
+                o = inbox.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a command from " + uri);
+            }
+            if (o instanceof Command c) {
+                return c;
+            } else if (o instanceof ProtocolException e) {
+                throw new ProtocolException(e.getMessage());
+            } else if (o instanceof End end) {
+                LOG.info("end of the command stream from {}: {}", uri, end.why());
+                receiveEnded = true;
+            } else if (o instanceof Dropped d) {
+                if (!closing && !reconnect(d.generation(), d.cause())) {
+                    receiveEnded = true;
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void send(Command command) throws IOException {
+        String text = encode(command);
+        synchronized (sendLock) {
+            if (peerEnded || lost || closed.get()) {
+                LOG.warn("discarding {}: the channel to {} has ended", command, uri);
+                return;
+            }
+            outbox.add(text);
+            drain();
+        }
+    }
+
+    /** Sends the outbox in order; on a failed send, reconnects and carries on. Holds {@link #sendLock}. */
+    private void drain() throws IOException {
+        while (!outbox.isEmpty()) {
+            if (peerEnded || lost) {
+                LOG.warn("discarding {} unsent replies: the channel to {} has ended", outbox.size(), uri);
+                outbox.clear();
+                return;
+            }
+            Connection c = connection();
+            try {
+                c.socket.sendText(outbox.peekFirst(), true).get(settings.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                outbox.pollFirst();
+            } catch (ExecutionException | TimeoutException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                if (peerEnded) {
+                    continue;
+                }
+                if (!reconnect(c.generation, cause)) {
+                    LOG.warn("discarding {} unsent replies: no connection to {}", outbox.size(), uri);
+                    outbox.clear();
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while sending to " + uri);
+            }
+        }
+    }
+
+    /** The text message for a command. */
+    static String encode(Command command) {
+        StringBuilder sb = new StringBuilder(command.payload().length() + 32);
+        sb.append("{\"type\":\"").append(command.type().code()).append('"');
+        if (!command.payload().isEmpty()) {
+            sb.append(",\"content\":");
+            JsonCodec.writeString(command.payload(), sb);
+        }
+        return sb.append('}').toString();
+    }
+
+    /**
+     * Decodes one message from the manager.
+     *
+     * @return the command, {@code null} for {@code _nop_}, or an {@link End} for {@code _bye_}
+     */
+    static Object decode(String text) throws ProtocolException {
+        Object parsed = JsonCodec.parse(text, "WebSocket message");
+        if (!(parsed instanceof Map<?, ?> m)) {
+            throw new ProtocolException("WebSocket message is not a JSON object: " + abbreviate(text));
+        }
+        Object type = m.get("type");
+        if (!(type instanceof String t)) {
+            throw new ProtocolException("WebSocket message has no string \"type\": " + abbreviate(text));
+        }
+        if (t.equals("_nop_")) {
+            return null;
+        }
+        if (t.equals("_bye_")) {
+            Object reason = m.get("reason");
+            return new End("the manager said goodbye" + (reason == null ? "" : " (" + reason + ")"));
+        }
+        CommandType ct = CommandType.ofCode(t);
+        if (ct == null) {
+            throw new ProtocolException("unknown command type \"" + t + "\" in WebSocket message " + abbreviate(text));
+        }
+        if (!ct.toDispatcher()) {
+            throw new ProtocolException("command " + t + " is sent by the dispatcher, never to it: " + abbreviate(text));
+        }
+        Object content = m.get("content");
+        if (content == null) {
+            return Command.of(ct);
+        }
+        if (!(content instanceof String s)) {
+            throw new ProtocolException("\"content\" of the " + t + " message is not a string: " + abbreviate(text));
+        }
+        return new Command(ct, s);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 200 ? s.substring(0, 200) + "..." : s;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        keepAlive.shutdownNow();
+        synchronized (sendLock) {
+            Connection c = connection();
+            closing = true;
+            if (c == null) {
+                return;
+            }
+            try {
+                if (!peerEnded && !lost) {
+                    long ms = settings.closeTimeout().toMillis();
+                    c.socket.sendText(BYE, true).get(ms, TimeUnit.MILLISECONDS);
+                    c.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(ms, TimeUnit.MILLISECONDS);
+                    c.closedByServer.get(ms, TimeUnit.MILLISECONDS);
+                } else if (peerEnded) {
+                    // NNI follows _bye_ with a Close, which the JDK answers by itself a moment after
+                    // onClose: let that answer go out (or close ourselves if the server never does)
+                    long ms = settings.closeTimeout().toMillis();
+                    try {
+                        c.closedByServer.get(ms, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException e) {
+                        c.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(ms, TimeUnit.MILLISECONDS);
+                    }
+                    long deadline = System.nanoTime() + settings.closeTimeout().toNanos();
+                    while (!c.socket.isOutputClosed() && System.nanoTime() < deadline) {
+                        Thread.sleep(5);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException | RuntimeException e) {
+                LOG.debug("closing the connection to {}: {}", uri, e.toString());
+            } finally {
+                c.socket.abort();
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return uri.toString();
+    }
+
+    private static void sleep(Duration d) throws InterruptedIOException {
+        if (d.isZero() || d.isNegative()) {
+            return;
+        }
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to reconnect");
+        }
+    }
+
+    /** One connection; the listener feeds the shared inbox. */
+    private final class Connection implements WebSocket.Listener {
+        final int generation;
+        final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
+        final StringBuilder partial = new StringBuilder();
+        final AtomicBoolean silenced = new AtomicBoolean();
+        volatile WebSocket socket;
+        volatile long lastHeard = System.nanoTime();
+
+        Connection(int generation) {
+            this.generation = generation;
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket) {
+            lastHeard = System.nanoTime();
+            webSocket.request(1);
+        }
+
+        @Override
+        public CompletionStage<?> onPing(WebSocket webSocket, ByteBuffer message) {
+            // the JDK answers with a Pong by itself
+            lastHeard = System.nanoTime();
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onPong(WebSocket webSocket, ByteBuffer message) {
+            lastHeard = System.nanoTime();
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            lastHeard = System.nanoTime();
+            partial.append(data);
+            if (last) {
+                String text = partial.toString();
+                partial.setLength(0);
+                try {
+                    Object decoded = decode(text);
+                    if (decoded instanceof End) {
+                        peerEnded = true;
+                    }
+                    if (decoded != null) {
+                        inbox.add(decoded);
+                    } else {
+                        LOG.debug("_nop_ from {}", uri);
+                    }
+                } catch (ProtocolException e) {
+                    inbox.add(e);
+                }
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            lastHeard = System.nanoTime();
+            if (last) {
+                inbox.add(new ProtocolException("binary WebSocket message from " + uri + "; commands are text messages"));
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closedByServer.complete(null);
+            if (statusCode == ABNORMAL_CLOSURE && !closing) {
+                // no Close frame came: the connection dropped
+                inbox.add(new Dropped(generation, new IOException("connection closed without a Close frame")));
+                return null;
+            }
+            if (!closing) {
+                peerEnded = true;
+                inbox.add(new End("the server closed the connection (code " + statusCode
+                        + (reason == null || reason.isEmpty() ? "" : ", " + reason) + ")"));
+            }
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closedByServer.complete(null);
+            if (!closing) {
+                inbox.add(new Dropped(generation, error));
+            }
+        }
+    }
+}
