@@ -108,6 +108,20 @@ class LaunchContractIT {
     }
 
     @Test
+    void pluginsLoggingThroughSystemLoggerLandInTheDispatchersLog(@TempDir Path logs) throws Exception {
+        // Random without a seed logs the seed it picked, through the JDK's System.Logger
+        String expParams = ExperimentConfig.encode(Map.of("tuner", Map.of("name", "Random")));
+        try (TunekitProcess p = TunekitProcess.dispatch(expParams, Map.of("NNI_LOG_DIRECTORY", logs.toString()))) {
+            p.send(new Command(CommandType.INITIALIZE, SPACE));
+            p.send(Command.of(CommandType.TERMINATE));
+            assertThat(p.readAll(LIMIT)).extracting(Command::type).containsExactly(CommandType.INITIALIZED);
+            assertThat(p.waitFor(LIMIT)).isZero();
+            assertThat(Files.readString(logs.resolve("dispatcher.log"))).contains("RandomTuner - Random tuner: no seed given");
+            assertThat(p.stderr()).doesNotContain("no seed given");
+        }
+    }
+
+    @Test
     void withoutALogDirectoryLogsGoToStderr() throws Exception {
         String expParams = ExperimentConfig.encode(Map.of("tuner", Map.of("name", "NoSuchTuner")));
         try (TunekitProcess p = TunekitProcess.dispatch(expParams, Map.of())) {

@@ -1,0 +1,97 @@
+package org.tunekit.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.tunekit.dispatcher.embedded.Objective;
+import org.tunekit.dispatcher.embedded.Objectives;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.ImportedTrial;
+import org.tunekit.sdk.Metric;
+import org.tunekit.sdk.NoMoreTrialsException;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.sdk.spi.TunerProvider;
+
+/**
+ * The time of one suggestion with {@code n} results already observed, as
+ * {@code ../shared/benchmarks/nni-anchors.md} measures NNI's TPE: the tuner is given its space and
+ * {@code n} results (random points of the prior with the function's values, as imported data), then
+ * each measured call asks for one parameter set and ends that trial as failed, so the observed set
+ * stays the same from call to call.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = "-Xmx2g")
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class SuggestionBenchmark {
+
+    /** The tuner, by its provider name. */
+    @Param({"TPE", "GPTuner", "SMAC", "CMAES"})
+    public String tuner;
+
+    /** The space: {@code hartmann6} (6 uniform) or {@code mixed} (loguniform, two choices, randint, quniform). */
+    @Param({"hartmann6", "mixed"})
+    public String space;
+
+    /** Results observed before the measured suggestions. */
+    @Param({"100", "1000", "5000"})
+    public int n;
+
+    private Tuner instance;
+    private long nextId;
+
+    /** Creates the tuner and loads it with {@code n} results. */
+    @Setup(Level.Trial)
+    public void load() {
+        Objective objective = Objectives.all().get(space);
+        SearchSpace s = SearchSpace.parse(objective.space());
+        instance = create(tuner, ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 1)));
+        instance.updateSearchSpace(s);
+        SplittableRandom rng = new SplittableRandom(42);
+        List<ImportedTrial> data = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Parameters p = s.sample(rng);
+            data.add(new ImportedTrial(p, Metric.of(objective.evaluate(p))));
+        }
+        instance.importData(data);
+    }
+
+    /** One suggestion. */
+    @Benchmark
+    public Parameters suggest() throws NoMoreTrialsException {
+        long id = nextId++;
+        Parameters p = instance.generateParameters(id);
+        instance.trialEnd(id, false);
+        return p;
+    }
+
+    static Tuner create(String name, ClassArguments arguments) {
+        List<String> found = new ArrayList<>();
+        for (TunerProvider p : ServiceLoader.load(TunerProvider.class)) {
+            if (p.name().equalsIgnoreCase(name)) {
+                return p.create(arguments);
+            }
+            found.add(p.name());
+        }
+        throw new IllegalArgumentException("no tuner '" + name + "'; found " + found);
+    }
+}
