@@ -72,14 +72,14 @@ record PbtSettings(OptimizeMode mode, Path checkpointRoot, int populationSize, d
     }
 
     /**
-     * How many members exploit in each round, and how many they copy from: {@code fraction} of the
-     * population rounded up (at least one unless {@code fraction} is 0), at most half of it.
+     * How many members of a population of {@code size} exploit in each round, and how many they copy
+     * from: {@code fraction} of it rounded up (at least one unless {@code fraction} is 0), at most half.
      */
-    int exploitCount() {
+    int exploitCount(int size) {
         if (fraction == 0) {
             return 0;
         }
-        int k = (int) Math.ceil(fraction * populationSize - 1e-9);
-        return Math.min(populationSize / 2, Math.max(1, k));
+        int k = (int) Math.ceil(fraction * size - 1e-9);
+        return Math.min(size / 2, Math.max(1, k));
     }
 }

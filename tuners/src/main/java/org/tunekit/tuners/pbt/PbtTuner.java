@@ -274,7 +274,7 @@ final class PbtTuner implements Tuner {
 
     /**
      * Forms round {@code round + 1}: failed members are drawn afresh from the prior and start from
-     * an empty checkpoint; the worst {@link PbtSettings#exploitCount()} members (no more than half
+     * an empty checkpoint; the worst {@link PbtSettings#exploitCount(int)} members (no more than half
      * of those with a metric) each copy the hyper-parameters and the checkpoint of a random member
      * of the best as many, then explore; the others continue from their own checkpoint.
      */
@@ -288,7 +288,7 @@ final class PbtTuner implements Tuner {
             }
         }
         ranked.sort(Comparator.comparingDouble((Member m) -> settings.mode().toLoss(m.metric)).thenComparingInt(m -> m.index));
-        int k = Math.min(settings.exploitCount(), ranked.size() / 2);
+        int k = Math.min(settings.exploitCount(members.size()), ranked.size() / 2);
         List<Member> top = ranked.subList(0, k);
         List<Member> bottom = ranked.subList(ranked.size() - k, ranked.size());
         List<Member> formed = new ArrayList<>(members.size());
