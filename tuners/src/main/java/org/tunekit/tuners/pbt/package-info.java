@@ -52,12 +52,18 @@
  * and the dispatcher answers the rest with one {@code NO} (a single request: {@code
  * NoMoreTrialsException}; a batch: fewer sets than ids). The ids of that request are spent. PBT never
  * runs out for good: the next round is formed as soon as the last member of the round reports, and
- * the next request is answered from it. An NNI manager sends {@code GE 1} each time a trial ends
- * (and keeps doing so after a {@code NO}), so the request that follows the last member's end always
- * finds the new round; as NNI's manager asks only when trials end, a slot answered with {@code NO} is
- * filled again only when a later trial ends. With {@code trialConcurrency} equal to
- * {@code population_size}, round 0 runs fully parallel and later rounds hand out members as trials
- * end. A member handed out whose trial never reports holds its round back.
+ * the next request is answered from it.
+ *
+ * <p>What that means with an NNI manager: it asks for {@code trialConcurrency} trials at the start
+ * and then {@code GE 1} each time a trial ends (also after a {@code NO}), never again for a slot it
+ * was refused. With {@code trialConcurrency} equal to {@code population_size}, round 0 runs fully
+ * parallel; the ends of its members but the last are answered with {@code NO}; the end of the last
+ * finds the new round and gets one member, and from then on each trial end hands out one member: the
+ * later rounds run one trial at a time. A {@code trialConcurrency} above the population does not
+ * help (the extra slots are refused too). NNI's own dispatcher lets a tuner send the refused
+ * trials later, when the round is formed; Tunekit's {@code Tuner} interface has no such channel, so
+ * this tuner cannot keep the later rounds parallel. A member handed out whose trial never reports
+ * holds its round back.
  *
  * <h2>Class arguments</h2>
  *
