@@ -147,7 +147,9 @@ class WebSocketChannelTest {
         // replies after the manager's goodbye are dropped, not an error
         ch.send(Command.of(CommandType.NO_MORE_TRIAL_JOBS));
         ch.close();
-        assertThat(waitForDisconnect(s)).isEqualTo(ManagerWebSocketServer.CLOSE_AFTER_TERMINATE);
+        // the JDK echoes the server's 4000 by itself; on a loaded machine the close timeout may run out
+        // first and the client then drops the connection (-1): either way the conversation is over
+        assertThat(waitForDisconnect(s)).isIn(ManagerWebSocketServer.CLOSE_AFTER_TERMINATE, -1);
     }
 
     @Test
