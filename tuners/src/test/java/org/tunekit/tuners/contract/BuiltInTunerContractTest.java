@@ -4,7 +4,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.testkit.Check;
 import org.tunekit.sdk.testkit.TunerTestKit;
+import org.tunekit.tuners.anneal.AnnealTunerProvider;
+import org.tunekit.tuners.evolution.EvolutionTunerProvider;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
+import org.tunekit.tuners.regevo.RegularizedEvolutionTunerProvider;
 import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
@@ -53,5 +56,21 @@ class BuiltInTunerContractTest {
     @Test
     void multivariateTpe() {
         TunerTestKit.forProvider(new TpeTunerProvider()).withArguments(Map.of("seed", 7, "multivariate", true)).checkContract();
+    }
+
+    @Test
+    void anneal() {
+        TunerTestKit.forProvider(new AnnealTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void evolution() {
+        TunerTestKit.forProvider(new EvolutionTunerProvider()).withArguments(Map.of("seed", 7, "population_size", 8)).checkContract();
+    }
+
+    @Test
+    void regularizedEvolution() {
+        TunerTestKit.forProvider(new RegularizedEvolutionTunerProvider())
+                .withArguments(Map.of("seed", 7, "population_size", 20, "sample_size", 5)).checkContract();
     }
 }
