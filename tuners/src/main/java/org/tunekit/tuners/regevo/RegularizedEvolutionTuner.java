@@ -35,7 +35,7 @@ final class RegularizedEvolutionTuner extends UnitCubeTuner {
     static final int DEFAULT_POPULATION = 100;
     static final int DEFAULT_SAMPLE = 25;
     /** The probability that a numeric mutation is a local step rather than a fresh draw. */
-    static final double LOCAL_MOVE = 0.8;
+    static final double LOCAL_MOVE = 0.9;
     /** The smallest standard deviation of a local step, in unit-cube lengths. */
     static final double MIN_SIGMA = 1e-3;
 
