@@ -16,7 +16,10 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.testkit.Check;
 import org.tunekit.sdk.testkit.TunerTestKit;
+import org.tunekit.tuners.anneal.AnnealTunerProvider;
+import org.tunekit.tuners.evolution.EvolutionTunerProvider;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
+import org.tunekit.tuners.regevo.RegularizedEvolutionTunerProvider;
 import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.pbt.PbtTunerProvider;
@@ -153,5 +156,21 @@ class BuiltInTunerContractTest {
         public void loadCheckpoint(Path directory) throws IOException {
             pbt.loadCheckpoint(directory);
         }
+    }
+
+    @Test
+    void anneal() {
+        TunerTestKit.forProvider(new AnnealTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void evolution() {
+        TunerTestKit.forProvider(new EvolutionTunerProvider()).withArguments(Map.of("seed", 7, "population_size", 8)).checkContract();
+    }
+
+    @Test
+    void regularizedEvolution() {
+        TunerTestKit.forProvider(new RegularizedEvolutionTunerProvider())
+                .withArguments(Map.of("seed", 7, "population_size", 20, "sample_size", 5)).checkContract();
     }
 }
