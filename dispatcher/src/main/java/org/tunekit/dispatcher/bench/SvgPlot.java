@@ -9,10 +9,12 @@ import java.util.Locale;
  * (and optional shaded bands) plus marked points, and one legend on the right. Values that are not
  * positive are drawn on the bottom edge of the axis.
  */
-final class SvgPlot {
-    static final List<String> PALETTE = List.of("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+public final class SvgPlot {
+    /** The colours given to series in turn. */
+    public static final List<String> PALETTE = List.of("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
             "#e377c2", "#17becf", "#bcbd22", "#7f7f7f");
-    static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus", "star",
+    /** The marker shapes given to series in turn. */
+    public static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus", "star",
             "hexagon");
 
     private static final int PANEL_W = 470;
@@ -61,7 +63,35 @@ final class SvgPlot {
      * @param color the colour
      * @param shape the marker shape, or {@code null}
      */
-    record LegendEntry(String label, String color, String shape) {}
+    public record LegendEntry(String label, String color, String shape) {}
+
+    /**
+     * One point of a scatter chart, with whiskers (an interval) in both directions.
+     *
+     * @param label its legend text, also written beside it
+     * @param color its colour
+     * @param shape one of {@link #SHAPES}
+     * @param x     the x value
+     * @param xLow  the left end of its horizontal whisker
+     * @param xHigh the right end
+     * @param y     the y value (drawn on a logarithmic axis)
+     * @param yLow  the lower end of its vertical whisker
+     * @param yHigh the upper end
+     */
+    public record ErrorPoint(String label, String color, String shape, double x, double xLow, double xHigh, double y, double yLow,
+            double yHigh) {}
+
+    /**
+     * A dashed reference line of a scatter chart.
+     *
+     * @param vertical true for a line at x = {@code at}, false for one at y = {@code at}
+     * @param at       where
+     * @param label    its text
+     */
+    public record Guide(boolean vertical, double at, String label) {}
+
+    private static final int SCATTER_W = 760;
+    private static final int SCATTER_H = 520;
 
     private SvgPlot() {}
 
@@ -165,6 +195,109 @@ final class SvgPlot {
         for (Point p : panel.points()) {
             s.append(marker(p.shape(), ax.x(p.x()), ax.y(p.y()), p.color(), p.label()));
         }
+    }
+
+    /**
+     * Renders a scatter chart: a linear x axis from 0, a logarithmic y axis, each point with its
+     * whiskers and its label, dashed guides, and a legend on the right.
+     */
+    public static String renderScatter(String title, String xLabel, String yLabel, List<ErrorPoint> points, List<Guide> guides,
+            List<LegendEntry> legend) {
+        double xMaxValue = 0;
+        List<Line> forRange = new ArrayList<>();
+        for (ErrorPoint p : points) {
+            xMaxValue = Math.max(xMaxValue, Math.max(p.x(), p.xHigh()));
+            forRange.add(new Line(p.label(), p.color(), new double[] {p.y(), p.yLow(), p.yHigh()}, null, null));
+        }
+        for (Guide g : guides) {
+            if (g.vertical()) {
+                xMaxValue = Math.max(xMaxValue, g.at());
+            } else {
+                forRange.add(new Line(g.label(), "none", new double[] {g.at()}, null, null));
+            }
+        }
+        int step = xStep((int) Math.ceil(xMaxValue * 1.08));
+        int xMax = Math.max(step, (int) (Math.ceil(xMaxValue * 1.08 / step) * step));
+        double[] range = logRange(List.of(new Panel("", forRange, List.of())));
+        double lo = range[0];
+        double hi = range[1];
+        int width = SCATTER_W + LEGEND_W;
+        int height = Math.max(SCATTER_H, TOP + 40 + legend.size() * 20);
+        double left = LEFT + 10;
+        double right = SCATTER_W - RIGHT;
+        double top = TOP;
+        double bottom = SCATTER_H - BOTTOM;
+        Axis ax = new Axis(left, right, top, bottom, xMax, Math.log10(lo), Math.log10(hi));
+        StringBuilder s = new StringBuilder();
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height)
+                .append("\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append(text(width / 2.0, 24, "middle", 16, "bold", title));
+        int d0 = (int) Math.round(Math.log10(lo));
+        int d1 = (int) Math.round(Math.log10(hi));
+        for (int d = d0; d <= d1; d++) {
+            double y = ax.y(Math.pow(10, d));
+            s.append(line(left, y, right, y, "#d0d0d0", 1, null));
+            s.append(text(left - 6, y + 4, "end", 11, null, decade(d)));
+            if (d < d1 && d1 - d0 <= 4) {
+                for (int m = 2; m <= 9; m++) {
+                    double ym = ax.y(m * Math.pow(10, d));
+                    s.append(line(left, ym, right, ym, "#f0f0f0", 1, null));
+                    s.append(line(left, ym, left + 4, ym, "#808080", 1, null));
+                    if (d1 - d0 <= 2 && (m == 2 || m == 5)) {
+                        s.append(text(left - 6, ym + 4, "end", 10, null, sig(m * Math.pow(10, d))));
+                    }
+                }
+            }
+        }
+        for (int x = 0; x <= xMax; x += step) {
+            double px = ax.x(x);
+            s.append(line(px, top, px, bottom, "#f0f0f0", 1, null));
+            s.append(line(px, bottom, px, bottom + 5, "#404040", 1, null));
+            s.append(text(px, bottom + 18, "middle", 11, null, Integer.toString(x)));
+        }
+        for (Guide g : guides) {
+            if (g.vertical()) {
+                double px = ax.x(g.at());
+                s.append(line(px, top, px, bottom, "#909090", 1.2, "5 4"));
+                s.append(text(px + 4, top + 14, "start", 11, null, g.label()));
+            } else {
+                double py = ax.y(g.at());
+                s.append(line(left, py, right, py, "#909090", 1.2, "5 4"));
+                s.append(text(right - 4, py - 5, "end", 11, null, g.label()));
+            }
+        }
+        s.append("<rect x=\"").append(f(left)).append("\" y=\"").append(f(top)).append("\" width=\"").append(f(right - left))
+                .append("\" height=\"").append(f(bottom - top)).append("\" fill=\"none\" stroke=\"#404040\"/>\n");
+        s.append(text((left + right) / 2, bottom + 40, "middle", 12, null, xLabel));
+        double cy = (top + bottom) / 2;
+        s.append("<text x=\"18\" y=\"").append(f(cy)).append("\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 ")
+                .append(f(cy)).append(")\">").append(escape(yLabel)).append("</text>\n");
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            s.append(line(ax.x(p.xLow()), py, ax.x(p.xHigh()), py, p.color(), 1.5, null));
+            s.append(line(px, ax.y(p.yLow()), px, ax.y(p.yHigh()), p.color(), 1.5, null));
+            s.append(line(ax.x(p.xLow()), py - 4, ax.x(p.xLow()), py + 4, p.color(), 1.5, null));
+            s.append(line(ax.x(p.xHigh()), py - 4, ax.x(p.xHigh()), py + 4, p.color(), 1.5, null));
+            s.append(line(px - 4, ax.y(p.yLow()), px + 4, ax.y(p.yLow()), p.color(), 1.5, null));
+            s.append(line(px - 4, ax.y(p.yHigh()), px + 4, ax.y(p.yHigh()), p.color(), 1.5, null));
+        }
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            s.append(marker(p.shape(), px, py, p.color(), p.label()));
+            s.append("<text x=\"").append(f(px + 8)).append("\" y=\"").append(f(py - 8)).append("\" font-size=\"11\" fill=\"")
+                    .append(p.color()).append("\">").append(escape(p.label())).append("</text>\n");
+        }
+        renderLegend(s, legend, SCATTER_W + 10, TOP);
+        s.append("</svg>\n");
+        return s.toString();
+    }
+
+    private static String sig(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 
     private static void renderLegend(StringBuilder s, List<LegendEntry> legend, double x, double y) {
