@@ -21,8 +21,9 @@ import org.tunekit.sdk.Parameters;
  *
  * unless the learning rate is more than 10^1.2 times {@code best_lr}: then the run diverges, dipping
  * first and climbing to a plateau of 0.85 by the last epoch. The families: {@code constant} saturates
- * exponentially and fast, {@code cosine} follows a power law, {@code warmup} stays near chance level
- * (0.9) until an onset epoch and then overtakes the fast starters, reaching the best finals. Smaller
+ * exponentially and fast, {@code cosine} follows a power law, {@code warmup} closes only 30% of its gap
+ * to the final value (slowly) before an onset epoch (6 to 30) and then drops in a sigmoid, overtaking
+ * the fast starters and reaching the best finals. Smaller
  * learning rates slow every family down. Each observed value adds Gaussian noise of standard deviation
  * {@code 0.01 sqrt(64/batch)}, drawn from a generator seeded by (run seed, trial, epoch). The best
  * final value over the space is {@link #OPTIMUM} (warmup, batch 64, lr 10^-1.5, width 0.7).
@@ -42,6 +43,8 @@ final class CurveSuite {
     private static final List<Object> BATCH_SIZES = List.of(16L, 32L, 64L, 128L, 256L);
     private static final List<Object> SCHEDULES = List.of("constant", "cosine", "warmup");
     private static final double DIVERGENCE_MARGIN = 1.2;
+    /** The share of a slow starter's gap that closes before its onset, at the pace of a slow exponential. */
+    private static final double EARLY_SHARE = 0.3;
 
     /** The curve families. */
     enum Family {
@@ -61,10 +64,11 @@ final class CurveSuite {
      * @param family     its family
      * @param finalValue its noiseless value at epoch {@link #EPOCHS}
      * @param rate       the family's time constant in epochs (exponential τ, power-law scale, sigmoid onset, or divergence onset)
-     * @param dipTo      for {@link Family#DIVERGING}: the level the dip heads for before the climb; unused otherwise
+     * @param second     for {@link Family#DIVERGING}: the level the dip heads for before the climb; for
+     *                   {@link Family#SLOW_START}: the time constant of the early progress; unused otherwise
      * @param noise      the noise's standard deviation
      */
-    record Curve(Family family, double finalValue, double rate, double dipTo, double noise) {
+    record Curve(Family family, double finalValue, double rate, double second, double noise) {
 
         /** The noiseless value after {@code epoch} epochs (1-based; 0 is the untrained model). */
         double mean(int epoch) {
@@ -78,10 +82,11 @@ final class CurveSuite {
                 case POWER_LAW -> finalValue + (CHANCE - finalValue)
                         * normalised(Math.pow(1 + t / rate, -1.2), Math.pow(1 + n / rate, -1.2));
                 case SLOW_START -> finalValue + (CHANCE - finalValue)
-                        * (sigmoid(t) - sigmoid(n)) / (sigmoid(0) - sigmoid(n));
+                        * ((1 - EARLY_SHARE) * (sigmoid(t) - sigmoid(n)) / (sigmoid(0) - sigmoid(n))
+                        + EARLY_SHARE * normalised(Math.exp(-t / second), Math.exp(-n / second)));
                 case DIVERGING -> {
-                    double dip = dipTo + (CHANCE - dipTo) * Math.exp(-t / 2.0);
-                    double dipEnd = dipTo + (CHANCE - dipTo) * Math.exp(-n / 2.0);
+                    double dip = second + (CHANCE - second) * Math.exp(-t / 2.0);
+                    double dipEnd = second + (CHANCE - second) * Math.exp(-n / 2.0);
                     double climb = t <= rate ? 0 : (1 - Math.exp(-3 * (t - rate) / (n - rate))) / (1 - Math.exp(-3));
                     yield dip + (finalValue - dipEnd) * climb;
                 }
@@ -95,7 +100,7 @@ final class CurveSuite {
         }
 
         private double sigmoid(double t) {
-            return 1 / (1 + Math.exp((t - rate) / 3.0));
+            return 1 / (1 + Math.exp((t - rate) / 2.5));
         }
 
         /** {@code (v - end) / (1 - end)}: 1 at t = 0 and exactly 0 at the last epoch. */
@@ -156,7 +161,8 @@ final class CurveSuite {
         return switch (schedule) {
             case "constant" -> new Curve(Family.EXPONENTIAL, trained, clamp(2.5 * Math.pow(10, 0.5 * slowness), 1.5, 40), 0, noise);
             case "cosine" -> new Curve(Family.POWER_LAW, trained, clamp(1.5 * Math.pow(10, 0.5 * slowness), 0.8, 40), 0, noise);
-            default -> new Curve(Family.SLOW_START, trained, clamp(12 + 8 * slowness, 12, 40), 0, noise);
+            default -> new Curve(Family.SLOW_START, trained, clamp(6 + 6 * slowness, 6, 30),
+                    clamp(6 * Math.pow(10, 0.5 * slowness), 3, 40), noise);
         };
     }
 
