@@ -92,6 +92,7 @@ public final class SvgPlot {
 
     private static final int SCATTER_W = 760;
     private static final int SCATTER_H = 520;
+    private static final int SCATTER_LEGEND_W = 300;
 
     private SvgPlot() {}
 
@@ -218,10 +219,10 @@ public final class SvgPlot {
         }
         int step = xStep((int) Math.ceil(xMaxValue * 1.08));
         int xMax = Math.max(step, (int) (Math.ceil(xMaxValue * 1.08 / step) * step));
-        double[] range = logRange(List.of(new Panel("", forRange, List.of())));
+        double[] range = niceLogRange(forRange);
         double lo = range[0];
         double hi = range[1];
-        int width = SCATTER_W + LEGEND_W;
+        int width = SCATTER_W + SCATTER_LEGEND_W;
         int height = Math.max(SCATTER_H, TOP + 40 + legend.size() * 20);
         double left = LEFT + 10;
         double right = SCATTER_W - RIGHT;
@@ -234,20 +235,18 @@ public final class SvgPlot {
                 .append("\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append(text(width / 2.0, 24, "middle", 16, "bold", title));
-        int d0 = (int) Math.round(Math.log10(lo));
-        int d1 = (int) Math.round(Math.log10(hi));
-        for (int d = d0; d <= d1; d++) {
-            double y = ax.y(Math.pow(10, d));
-            s.append(line(left, y, right, y, "#d0d0d0", 1, null));
-            s.append(text(left - 6, y + 4, "end", 11, null, decade(d)));
-            if (d < d1 && d1 - d0 <= 4) {
-                for (int m = 2; m <= 9; m++) {
-                    double ym = ax.y(m * Math.pow(10, d));
-                    s.append(line(left, ym, right, ym, "#f0f0f0", 1, null));
-                    s.append(line(left, ym, left + 4, ym, "#808080", 1, null));
-                    if (d1 - d0 <= 2 && (m == 2 || m == 5)) {
-                        s.append(text(left - 6, ym + 4, "end", 10, null, sig(m * Math.pow(10, d))));
-                    }
+        for (int d = (int) Math.floor(Math.log10(lo)); d <= (int) Math.ceil(Math.log10(hi)); d++) {
+            for (int m = 1; m <= 9; m++) {
+                double v = m * Math.pow(10, d);
+                if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) {
+                    continue;
+                }
+                double y = ax.y(v);
+                boolean labelled = m == 1 || m == 2 || m == 5;
+                s.append(line(left, y, right, y, m == 1 ? "#d0d0d0" : "#f0f0f0", 1, null));
+                s.append(line(left, y, left + (labelled ? 6 : 3), y, "#808080", 1, null));
+                if (labelled) {
+                    s.append(text(left - 6, y + 4, "end", 11, null, sig(v)));
                 }
             }
         }
@@ -264,8 +263,9 @@ public final class SvgPlot {
                 s.append(text(px + 4, top + 14, "start", 11, null, g.label()));
             } else {
                 double py = ax.y(g.at());
+                boolean crowdedAbove = guides.stream().anyMatch(o -> o != g && !o.vertical() && ax.y(o.at()) < py && py - ax.y(o.at()) < 16);
                 s.append(line(left, py, right, py, "#909090", 1.2, "5 4"));
-                s.append(text(right - 4, py - 5, "end", 11, null, g.label()));
+                s.append(text(left + 6, crowdedAbove ? py + 14 : py - 5, "start", 11, null, g.label()));
             }
         }
         s.append("<rect x=\"").append(f(left)).append("\" y=\"").append(f(top)).append("\" width=\"").append(f(right - left))
@@ -284,16 +284,74 @@ public final class SvgPlot {
             s.append(line(px - 4, ax.y(p.yLow()), px + 4, ax.y(p.yLow()), p.color(), 1.5, null));
             s.append(line(px - 4, ax.y(p.yHigh()), px + 4, ax.y(p.yHigh()), p.color(), 1.5, null));
         }
+        List<double[]> taken = new ArrayList<>();
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            taken.add(new double[] {px - 7, py - 7, px + 7, py + 7});
+        }
         for (ErrorPoint p : points) {
             double px = ax.x(p.x());
             double py = ax.y(p.y());
             s.append(marker(p.shape(), px, py, p.color(), p.label()));
-            s.append("<text x=\"").append(f(px + 8)).append("\" y=\"").append(f(py - 8)).append("\" font-size=\"11\" fill=\"")
+            double w = 6.6 * p.label().length();
+            // label beside the marker: the first of eight places that overlaps no marker nor earlier label
+            double[][] places = {{px + 9, py - 8}, {px + 9, py + 16}, {px - 9 - w, py - 8}, {px - 9 - w, py + 16},
+                {px - w / 2, py - 14}, {px - w / 2, py + 22}, {px + 9, py - 22}, {px + 9, py + 30}};
+            double[] at = places[0];
+            for (double[] c : places) {
+                double[] box = {c[0], c[1] - 11, c[0] + w, c[1] + 2};
+                if (taken.stream().noneMatch(b -> box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) {
+                    at = c;
+                    break;
+                }
+            }
+            taken.add(new double[] {at[0], at[1] - 11, at[0] + w, at[1] + 2});
+            s.append("<text x=\"").append(f(at[0])).append("\" y=\"").append(f(at[1])).append("\" font-size=\"11\" fill=\"")
                     .append(p.color()).append("\">").append(escape(p.label())).append("</text>\n");
         }
         renderLegend(s, legend, SCATTER_W + 10, TOP);
         s.append("</svg>\n");
         return s.toString();
+    }
+
+    /** A logarithmic range from a 1-2-5 value at or below the smallest positive value to one at or above the largest, with a margin. */
+    static double[] niceLogRange(List<Line> lines) {
+        double[] decades = logRange(List.of(new Panel("", lines, List.of())));
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Line l : lines) {
+            for (double v : l.y()) {
+                if (v > 0 && Double.isFinite(v)) {
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        if (min == Double.POSITIVE_INFINITY) {
+            return decades;
+        }
+        double lo = decades[0];
+        for (double c = decades[0]; c <= min / 1.1; c = nextNice(c)) {
+            lo = c;
+        }
+        double hi = decades[1];
+        for (double c = decades[1]; c >= max * 1.1; c = previousNice(c)) {
+            hi = c;
+        }
+        return hi > lo ? new double[] {lo, hi} : decades;
+    }
+
+    private static double nextNice(double v) {
+        double d = Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+        double m = Math.round(v / d);
+        return (m == 1 ? 2 : m == 2 ? 5 : 10) * d;
+    }
+
+    private static double previousNice(double v) {
+        double d = Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+        double m = Math.round(v / d);
+        return m == 1 ? 0.5 * d : (m == 5 ? 2 : 1) * d;
     }
 
     private static String sig(double v) {
