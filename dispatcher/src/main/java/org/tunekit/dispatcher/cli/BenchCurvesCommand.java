@@ -100,7 +100,7 @@ final class BenchCurvesCommand implements Callable<Integer> {
         } else {
             configs.stream().map(String::trim).distinct().forEach(c -> setups.add(CurveSetup.preset(c)));
         }
-        Map<String, Map<String, Object>> extra = BenchCommand.tunerArguments(configArgs);
+        Map<String, Map<String, Object>> extra = BenchCommand.labelledArguments(configArgs, "--config-args");
         for (String label : extra.keySet()) {
             if (setups.stream().noneMatch(s -> s.label().equalsIgnoreCase(label))) {
                 throw new IllegalArgumentException("--config-args names configuration '" + label + "', which is not among "
