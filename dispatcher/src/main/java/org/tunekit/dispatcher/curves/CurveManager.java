@@ -72,9 +72,10 @@ final class CurveManager {
      * @param epochs      the epochs it ran
      * @param end         {@code SUCCEEDED}, {@code USER_CANCELED} for a kill by the dispatcher, or {@code BUDGET_SPENT}
      * @param lastValue   the last value it reported
+     * @param runEpochs   the epochs the whole run had spent when it ended
      */
     record TrialRecord(int index, String trialJobId, long parameterId, Parameters parameters, int budget, int epochs, String end,
-            double lastValue) {
+            double lastValue, long runEpochs) {
         /** True when it ran all {@link CurveSuite#EPOCHS} epochs and succeeded. */
         boolean completedFully() {
             return SUCCEEDED.equals(end) && epochs == CurveSuite.EPOCHS;
@@ -89,7 +90,7 @@ final class CurveManager {
     /**
      * What a run did.
      *
-     * @param trials  every trial started, in start order
+     * @param trials  every trial started, in the order they ended (those cut by the epoch budget last)
      * @param epochs  the epochs spent
      * @param stalled true when the run stopped because nothing ran and the dispatcher sent no trial
      */
@@ -246,7 +247,7 @@ final class CurveManager {
 
     private void end(Running t, String event, boolean tell) throws InterruptedException {
         running.remove(t.trialJobId);
-        records.add(new TrialRecord(t.index, t.trialJobId, t.parameterId, t.parameters, t.budget, t.epochs, event, t.last));
+        records.add(new TrialRecord(t.index, t.trialJobId, t.parameterId, t.parameters, t.budget, t.epochs, event, t.last, epochs));
         if (tell) {
             Map<String, Object> hp = new LinkedHashMap<>();
             hp.put("parameter_id", t.parameterId);

@@ -68,9 +68,14 @@ final class CurveOutputs {
 
     /** Per-configuration statistics over the seeds that succeeded. */
     record Stats(CurveSetup setup, int runs, int failed, Quantiles epochs, Quantiles epochPercent, Quantiles regret, Quantiles completed,
-            Quantiles killed, int withoutResult) {}
+            Quantiles killed, int withoutResult, Quantiles reachPercent) {}
 
     static Optional<Stats> stats(CurveSetup setup, List<CurveRun> runs, Map<Long, Long> baselineEpochs) {
+        return stats(setup, runs, baselineEpochs, Double.NaN);
+    }
+
+    /** As above, plus the epochs each run took to choose a trial of regret at most {@code target} (NaN: not computed). */
+    static Optional<Stats> stats(CurveSetup setup, List<CurveRun> runs, Map<Long, Long> baselineEpochs, double target) {
         List<CurveRun> mine = runs.stream().filter(r -> r.setup().equals(setup)).toList();
         List<CurveRun> ok = mine.stream().filter(CurveRun::succeeded).toList();
         if (ok.isEmpty()) {
@@ -83,7 +88,9 @@ final class CurveOutputs {
         return Optional.of(new Stats(setup, mine.size(), mine.size() - ok.size(), Quantiles.of(epochs),
                 percent.length == 0 ? null : Quantiles.of(percent), regrets.length == 0 ? null : Quantiles.of(regrets),
                 Quantiles.of(ok.stream().mapToDouble(CurveRun::completed).toArray()),
-                Quantiles.of(ok.stream().mapToDouble(CurveRun::killed).toArray()), ok.size() - regrets.length));
+                Quantiles.of(ok.stream().mapToDouble(CurveRun::killed).toArray()), ok.size() - regrets.length,
+                Double.isNaN(target) || baselineEpochs.isEmpty() ? null : Quantiles.of(ok.stream().filter(r -> baselineEpochs.containsKey(r.seed()))
+                        .mapToDouble(r -> 100.0 * r.epochsToReach(target) / baselineEpochs.get(r.seed())).toArray())));
     }
 
     static Map<Long, Long> baselineEpochs(List<CurveRun> runs) {
@@ -101,16 +108,19 @@ final class CurveOutputs {
                         + "advisors: a budget of %d epochs (%s of the %d a run without early stopping spends). "
                         + "Regret: the true final value of the completed (full-length) trial with the best reported final value, "
                         + "minus the best final value of the space (%s). Epochs %%: each run's epochs over the baseline's with the same seed. "
+                        + "Epochs to reach: the epochs a run had spent when the trial it would have chosen at that point first had at most "
+                        + "the baseline's median regret (never: not within the run). "
                         + "Cells are median [Q1, Q3] over seeds.%n%n",
                 Numbers.seeds(config.seeds()), config.concurrency(), config.tuner(), config.trials(), CurveSuite.EPOCHS,
                 config.advisorEpochs(), pct(100 * config.advisorBudget()), config.trials() * CurveSuite.EPOCHS, CurveSuite.OPTIMUM));
+        double reach = baseline.map(b -> b.regret() == null ? Double.NaN : b.regret().median()).orElse(Double.NaN);
         sb.append("| configuration | epochs spent | % of no early stopping | regret | median regret vs none | trials completed | trials killed "
-                + "| target | met |\n");
-        sb.append("|---|---|---|---|---|---|---|---|---|\n");
+                + "| epochs to reach none's median regret, % | target | met |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (CurveSetup s : setups) {
-            Optional<Stats> st = stats(s, runs, base);
+            Optional<Stats> st = stats(s, runs, base, reach);
             if (st.isEmpty()) {
-                sb.append("| ").append(s.label()).append(" | every run failed | | | | | | | |\n");
+                sb.append("| ").append(s.label()).append(" | every run failed | | | | | | | | |\n");
                 continue;
             }
             Stats x = st.get();
@@ -123,6 +133,7 @@ final class CurveOutputs {
                     .append(x.epochPercent() == null ? "n/a" : Numbers.quartiles(x.epochPercent())).append(" | ")
                     .append(x.regret() == null ? "n/a" : Numbers.quartiles(x.regret())).append(" | ").append(ratio).append(" | ")
                     .append(Numbers.quartiles(x.completed())).append(" | ").append(Numbers.quartiles(x.killed())).append(" | ")
+                    .append(x.reachPercent() == null ? "n/a" : Numbers.quartiles(x.reachPercent()).replace("inf", "never")).append(" | ")
                     .append(targetText).append(" | ").append(met).append(" |\n");
         }
         sb.append('\n');

@@ -40,6 +40,24 @@ record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String
                 .mapToDouble(t -> CurveSuite.regret(t.parameters())).min().orElse(Double.NaN);
     }
 
+    /**
+     * The epochs the run had spent when the trial it would choose first had a true regret of at most
+     * {@code target} (the choice being, at each trial end, the best reported final value among the
+     * full-length trials so far), or infinity when that never happened.
+     */
+    double epochsToReach(double target) {
+        CurveManager.TrialRecord chosen = null;
+        for (CurveManager.TrialRecord t : trace.trials()) {
+            if (t.completedFully() && (chosen == null || t.lastValue() < chosen.lastValue())) {
+                chosen = t;
+            }
+            if (chosen != null && CurveSuite.regret(chosen.parameters()) <= target) {
+                return t.runEpochs();
+            }
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
     int started() {
         return trace.trials().size();
     }

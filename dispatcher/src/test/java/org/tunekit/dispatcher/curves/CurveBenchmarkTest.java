@@ -76,4 +76,24 @@ class CurveBenchmarkTest {
                 new PrintWriter(new StringWriter())));
         assertThat(three).isEqualTo(one);
     }
+
+    @Test
+    void epochsToReachFollowTheTrialThatWouldBeChosenAtEachEnd() {
+        org.tunekit.sdk.Parameters poor = org.tunekit.sdk.Parameters.of(Map.of("lr", 1e-4, "batch_size", 16, "width", 0.1, "schedule", "constant"));
+        org.tunekit.sdk.Parameters best = org.tunekit.sdk.Parameters.of(Map.of("lr", Math.pow(10, -1.5), "batch_size", 64, "width", 0.7,
+                "schedule", "warmup"));
+        int e = CurveSuite.EPOCHS;
+        List<CurveManager.TrialRecord> trials = List.of(
+                new CurveManager.TrialRecord(0, "T0000", 0, poor, e, e, "SUCCEEDED", 0.5, e),
+                new CurveManager.TrialRecord(1, "T0001", 1, best, e, 3, "USER_CANCELED", 0.9, e + 3),
+                new CurveManager.TrialRecord(2, "T0002", 2, best, e, e, "SUCCEEDED", 0.6, 2 * e + 3),
+                new CurveManager.TrialRecord(3, "T0003", 3, best, e, e, "SUCCEEDED", 0.1, 3 * e + 3));
+        CurveRun run = new CurveRun(CurveSetup.preset("none"), 0, new CurveManager.RunTrace(trials, 3 * e + 3, false), null);
+        assertThat(run.epochsToReach(1.0)).isEqualTo(e);
+        assertThat(run.epochsToReach(0.0)).isEqualTo(3 * e + 3);
+        assertThat(run.epochsToReach(-1)).isInfinite();
+        assertThat(run.regret()).isZero();
+        assertThat(run.completed()).isEqualTo(3);
+        assertThat(run.killed()).isEqualTo(1);
+    }
 }
