@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Locale;
 
 /** The two CSV outputs: best-so-far regret per trial ({@code regret.csv}) and one line per run ({@code runs.csv}). */
-final class CsvWriters {
+public final class CsvWriters {
     static final String REGRET_HEADER = "tuner,function,mode,seed,trial,best_so_far_regret";
     static final String RUNS_HEADER = "tuner,function,mode,seed,evaluated,tuner_seconds,failure";
 
@@ -48,7 +48,7 @@ final class CsvWriters {
     }
 
     /** A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
-    static String field(String s) {
+    public static String field(String s) {
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
             return s;
         }

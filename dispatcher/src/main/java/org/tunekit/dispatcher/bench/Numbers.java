@@ -5,15 +5,15 @@ import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
 
-/** Number formats of the outputs. */
-final class Numbers {
+/** Number formats of the benchmark outputs. */
+public final class Numbers {
     private Numbers() {}
 
     /**
      * Three significant digits, as the reference tables print them: plain for magnitudes from 0.01
      * up ({@code 0.0513}, {@code 2}, {@code 17.1}), otherwise {@code 1.42e-03}.
      */
-    static String sig3(double v) {
+    public static String sig3(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }
@@ -38,7 +38,7 @@ final class Numbers {
     }
 
     /** {@code median [Q1, Q3]}, or the median alone when there is one value. */
-    static String quartiles(Quantiles q) {
+    public static String quartiles(Quantiles q) {
         if (q.n() == 1) {
             return sig3(q.median()) + " (1 seed)";
         }
@@ -46,7 +46,7 @@ final class Numbers {
     }
 
     /** A list of seeds, as {@code 0..29} when it is a run of consecutive integers. */
-    static String seeds(List<Long> seeds) {
+    public static String seeds(List<Long> seeds) {
         if (seeds.isEmpty()) {
             return "none";
         }

@@ -13,10 +13,10 @@ import java.util.Arrays;
  * @param q3     the third quartile
  * @param n      how many values
  */
-record Quantiles(double q1, double median, double q3, int n) {
+public record Quantiles(double q1, double median, double q3, int n) {
 
     /** The quartiles of {@code values} (which are not changed). */
-    static Quantiles of(double[] values) {
+    public static Quantiles of(double[] values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("no values to take quantiles of");
         }
@@ -26,7 +26,7 @@ record Quantiles(double q1, double median, double q3, int n) {
     }
 
     /** The type-7 {@code p}-quantile of values already sorted in ascending order. */
-    static double quantile(double[] sorted, double p) {
+    public static double quantile(double[] sorted, double p) {
         if (sorted.length == 0) {
             throw new IllegalArgumentException("no values to take a quantile of");
         }

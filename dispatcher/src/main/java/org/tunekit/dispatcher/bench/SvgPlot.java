@@ -9,10 +9,12 @@ import java.util.Locale;
  * (and optional shaded bands) plus marked points, and one legend on the right. Values that are not
  * positive are drawn on the bottom edge of the axis.
  */
-final class SvgPlot {
-    static final List<String> PALETTE = List.of("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+public final class SvgPlot {
+    /** The colours given to series in turn. */
+    public static final List<String> PALETTE = List.of("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
             "#e377c2", "#17becf", "#bcbd22", "#7f7f7f");
-    static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus", "star",
+    /** The marker shapes given to series in turn. */
+    public static final List<String> SHAPES = List.of("circle", "square", "diamond", "triangle", "triangle-down", "cross", "plus", "star",
             "hexagon");
 
     private static final int PANEL_W = 470;
@@ -61,7 +63,36 @@ final class SvgPlot {
      * @param color the colour
      * @param shape the marker shape, or {@code null}
      */
-    record LegendEntry(String label, String color, String shape) {}
+    public record LegendEntry(String label, String color, String shape) {}
+
+    /**
+     * One point of a scatter chart, with whiskers (an interval) in both directions.
+     *
+     * @param label its legend text, also written beside it
+     * @param color its colour
+     * @param shape one of {@link #SHAPES}
+     * @param x     the x value
+     * @param xLow  the left end of its horizontal whisker
+     * @param xHigh the right end
+     * @param y     the y value (drawn on a logarithmic axis)
+     * @param yLow  the lower end of its vertical whisker
+     * @param yHigh the upper end
+     */
+    public record ErrorPoint(String label, String color, String shape, double x, double xLow, double xHigh, double y, double yLow,
+            double yHigh) {}
+
+    /**
+     * A dashed reference line of a scatter chart.
+     *
+     * @param vertical true for a line at x = {@code at}, false for one at y = {@code at}
+     * @param at       where
+     * @param label    its text
+     */
+    public record Guide(boolean vertical, double at, String label) {}
+
+    private static final int SCATTER_W = 760;
+    private static final int SCATTER_H = 520;
+    private static final int SCATTER_LEGEND_W = 300;
 
     private SvgPlot() {}
 
@@ -165,6 +196,166 @@ final class SvgPlot {
         for (Point p : panel.points()) {
             s.append(marker(p.shape(), ax.x(p.x()), ax.y(p.y()), p.color(), p.label()));
         }
+    }
+
+    /**
+     * Renders a scatter chart: a linear x axis from 0, a logarithmic y axis, each point with its
+     * whiskers and its label, dashed guides, and a legend on the right.
+     */
+    public static String renderScatter(String title, String xLabel, String yLabel, List<ErrorPoint> points, List<Guide> guides,
+            List<LegendEntry> legend) {
+        double xMaxValue = 0;
+        List<Line> forRange = new ArrayList<>();
+        for (ErrorPoint p : points) {
+            xMaxValue = Math.max(xMaxValue, Math.max(p.x(), p.xHigh()));
+            forRange.add(new Line(p.label(), p.color(), new double[] {p.y(), p.yLow(), p.yHigh()}, null, null));
+        }
+        for (Guide g : guides) {
+            if (g.vertical()) {
+                xMaxValue = Math.max(xMaxValue, g.at());
+            } else {
+                forRange.add(new Line(g.label(), "none", new double[] {g.at()}, null, null));
+            }
+        }
+        int step = xStep((int) Math.ceil(xMaxValue * 1.08));
+        int xMax = Math.max(step, (int) (Math.ceil(xMaxValue * 1.08 / step) * step));
+        double[] range = niceLogRange(forRange);
+        double lo = range[0];
+        double hi = range[1];
+        int width = SCATTER_W + SCATTER_LEGEND_W;
+        int height = Math.max(SCATTER_H, TOP + 40 + legend.size() * 20);
+        double left = LEFT + 10;
+        double right = SCATTER_W - RIGHT;
+        double top = TOP;
+        double bottom = SCATTER_H - BOTTOM;
+        Axis ax = new Axis(left, right, top, bottom, xMax, Math.log10(lo), Math.log10(hi));
+        StringBuilder s = new StringBuilder();
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height)
+                .append("\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n");
+        s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        s.append(text(width / 2.0, 24, "middle", 16, "bold", title));
+        for (int d = (int) Math.floor(Math.log10(lo)); d <= (int) Math.ceil(Math.log10(hi)); d++) {
+            for (int m = 1; m <= 9; m++) {
+                double v = m * Math.pow(10, d);
+                if (v < lo * (1 - 1e-9) || v > hi * (1 + 1e-9)) {
+                    continue;
+                }
+                double y = ax.y(v);
+                boolean labelled = m == 1 || m == 2 || m == 5;
+                s.append(line(left, y, right, y, m == 1 ? "#d0d0d0" : "#f0f0f0", 1, null));
+                s.append(line(left, y, left + (labelled ? 6 : 3), y, "#808080", 1, null));
+                if (labelled) {
+                    s.append(text(left - 6, y + 4, "end", 11, null, sig(v)));
+                }
+            }
+        }
+        for (int x = 0; x <= xMax; x += step) {
+            double px = ax.x(x);
+            s.append(line(px, top, px, bottom, "#f0f0f0", 1, null));
+            s.append(line(px, bottom, px, bottom + 5, "#404040", 1, null));
+            s.append(text(px, bottom + 18, "middle", 11, null, Integer.toString(x)));
+        }
+        for (Guide g : guides) {
+            if (g.vertical()) {
+                double px = ax.x(g.at());
+                s.append(line(px, top, px, bottom, "#909090", 1.2, "5 4"));
+                s.append(text(px + 4, top + 14, "start", 11, null, g.label()));
+            } else {
+                double py = ax.y(g.at());
+                boolean crowdedAbove = guides.stream().anyMatch(o -> o != g && !o.vertical() && ax.y(o.at()) < py && py - ax.y(o.at()) < 16);
+                s.append(line(left, py, right, py, "#909090", 1.2, "5 4"));
+                s.append(text(left + 6, crowdedAbove ? py + 14 : py - 5, "start", 11, null, g.label()));
+            }
+        }
+        s.append("<rect x=\"").append(f(left)).append("\" y=\"").append(f(top)).append("\" width=\"").append(f(right - left))
+                .append("\" height=\"").append(f(bottom - top)).append("\" fill=\"none\" stroke=\"#404040\"/>\n");
+        s.append(text((left + right) / 2, bottom + 40, "middle", 12, null, xLabel));
+        double cy = (top + bottom) / 2;
+        s.append("<text x=\"18\" y=\"").append(f(cy)).append("\" text-anchor=\"middle\" font-size=\"12\" transform=\"rotate(-90 18 ")
+                .append(f(cy)).append(")\">").append(escape(yLabel)).append("</text>\n");
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            s.append(line(ax.x(p.xLow()), py, ax.x(p.xHigh()), py, p.color(), 1.5, null));
+            s.append(line(px, ax.y(p.yLow()), px, ax.y(p.yHigh()), p.color(), 1.5, null));
+            s.append(line(ax.x(p.xLow()), py - 4, ax.x(p.xLow()), py + 4, p.color(), 1.5, null));
+            s.append(line(ax.x(p.xHigh()), py - 4, ax.x(p.xHigh()), py + 4, p.color(), 1.5, null));
+            s.append(line(px - 4, ax.y(p.yLow()), px + 4, ax.y(p.yLow()), p.color(), 1.5, null));
+            s.append(line(px - 4, ax.y(p.yHigh()), px + 4, ax.y(p.yHigh()), p.color(), 1.5, null));
+        }
+        List<double[]> taken = new ArrayList<>();
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            taken.add(new double[] {px - 7, py - 7, px + 7, py + 7});
+        }
+        for (ErrorPoint p : points) {
+            double px = ax.x(p.x());
+            double py = ax.y(p.y());
+            s.append(marker(p.shape(), px, py, p.color(), p.label()));
+            double w = 6.6 * p.label().length();
+            // label beside the marker: the first of eight places that overlaps no marker nor earlier label
+            double[][] places = {{px + 9, py - 8}, {px + 9, py + 16}, {px - 9 - w, py - 8}, {px - 9 - w, py + 16},
+                {px - w / 2, py - 14}, {px - w / 2, py + 22}, {px + 9, py - 22}, {px + 9, py + 30}};
+            double[] at = places[0];
+            for (double[] c : places) {
+                double[] box = {c[0], c[1] - 11, c[0] + w, c[1] + 2};
+                if (taken.stream().noneMatch(b -> box[0] < b[2] && b[0] < box[2] && box[1] < b[3] && b[1] < box[3])) {
+                    at = c;
+                    break;
+                }
+            }
+            taken.add(new double[] {at[0], at[1] - 11, at[0] + w, at[1] + 2});
+            s.append("<text x=\"").append(f(at[0])).append("\" y=\"").append(f(at[1])).append("\" font-size=\"11\" fill=\"")
+                    .append(p.color()).append("\">").append(escape(p.label())).append("</text>\n");
+        }
+        renderLegend(s, legend, SCATTER_W + 10, TOP);
+        s.append("</svg>\n");
+        return s.toString();
+    }
+
+    /** A logarithmic range from a 1-2-5 value at or below the smallest positive value to one at or above the largest, with a margin. */
+    static double[] niceLogRange(List<Line> lines) {
+        double[] decades = logRange(List.of(new Panel("", lines, List.of())));
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Line l : lines) {
+            for (double v : l.y()) {
+                if (v > 0 && Double.isFinite(v)) {
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        if (min == Double.POSITIVE_INFINITY) {
+            return decades;
+        }
+        double lo = decades[0];
+        for (double c = decades[0]; c <= min / 1.1; c = nextNice(c)) {
+            lo = c;
+        }
+        double hi = decades[1];
+        for (double c = decades[1]; c >= max * 1.1; c = previousNice(c)) {
+            hi = c;
+        }
+        return hi > lo ? new double[] {lo, hi} : decades;
+    }
+
+    private static double nextNice(double v) {
+        double d = Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+        double m = Math.round(v / d);
+        return (m == 1 ? 2 : m == 2 ? 5 : 10) * d;
+    }
+
+    private static double previousNice(double v) {
+        double d = Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+        double m = Math.round(v / d);
+        return m == 1 ? 0.5 * d : (m == 5 ? 2 : 1) * d;
+    }
+
+    private static String sig(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 
     private static void renderLegend(StringBuilder s, List<LegendEntry> legend, double x, double y) {

@@ -137,23 +137,28 @@ final class BenchCommand implements Callable<Integer> {
         return new QualityBenchmark.Config(setups, objectives, modeList, parseSeeds(seeds), trials, threads, out, reference);
     }
 
-    /** Reads {@code LABEL=JSON} entries. */
+    /** Reads {@code LABEL=JSON} entries of {@code --tuner-args}. */
     static Map<String, Map<String, Object>> tunerArguments(List<String> entries) {
+        return labelledArguments(entries, "--tuner-args");
+    }
+
+    /** Reads {@code LABEL=JSON} entries of the option {@code option}, naming it in errors. */
+    static Map<String, Map<String, Object>> labelledArguments(List<String> entries, String option) {
         Map<String, Map<String, Object>> m = new LinkedHashMap<>();
         for (String entry : entries) {
             int eq = entry.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("--tuner-args must be LABEL=JSON, got '" + entry + "'");
+                throw new IllegalArgumentException(option + " must be LABEL=JSON, got '" + entry + "'");
             }
             String label = entry.substring(0, eq).trim();
             Object parsed;
             try {
-                parsed = JsonCodec.parse(entry.substring(eq + 1), "--tuner-args of " + label);
+                parsed = JsonCodec.parse(entry.substring(eq + 1), option + " of " + label);
             } catch (ProtocolException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
             if (!(parsed instanceof Map<?, ?> map)) {
-                throw new IllegalArgumentException("--tuner-args of " + label + " must be a JSON object, got " + entry.substring(eq + 1));
+                throw new IllegalArgumentException(option + " of " + label + " must be a JSON object, got " + entry.substring(eq + 1));
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> args = (Map<String, Object>) map;

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
-        subcommands = {DispatchCommand.class, ListCommand.class, RunCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DispatchCommand.class, ListCommand.class, RunCommand.class, BenchCommand.class, BenchCurvesCommand.class, CommandLine.HelpCommand.class})
 public final class TunekitMain implements Runnable {
     static final String VERSION = "0.1.0";
 

@@ -41,4 +41,24 @@ class SvgPlotTest {
         assertThat(svg).contains("a &amp; b").contains("x&lt;y").contains("t &quot;q&quot;").doesNotContain("<star>");
         assertThat(doc.getElementsByTagName("title").getLength()).isEqualTo(2 * (1 + SvgPlot.SHAPES.size()));
     }
+
+    @Test
+    void theScatterAxisSpansOneTwoFiveValuesAroundTheData() {
+        List<SvgPlot.Line> lines = List.of(new SvgPlot.Line("a", "#000", new double[] {0.0121, 0.072, 0}, null, null));
+        assertThat(SvgPlot.niceLogRange(lines)).containsExactly(0.01, 0.1);
+        List<SvgPlot.Line> narrow = List.of(new SvgPlot.Line("a", "#000", new double[] {0.025, 0.04}, null, null));
+        assertThat(SvgPlot.niceLogRange(narrow)).containsExactly(0.02, 0.05);
+    }
+
+    @Test
+    void rendersAWellFormedScatterWithWhiskersGuidesAndEscapedLabels() throws Exception {
+        List<SvgPlot.ErrorPoint> points = List.of(new SvgPlot.ErrorPoint("a<b", "#123456", "square", 30, 25, 35, 0.02, 0.015, 0.03),
+                new SvgPlot.ErrorPoint("none", "#654321", "circle", 100, 100, 100, 0.016, 0.01, 0.025));
+        String svg = SvgPlot.renderScatter("t & u", "epochs %", "regret", points,
+                List.of(new SvgPlot.Guide(true, 60, "60%"), new SvgPlot.Guide(false, 0.016, "base")),
+                List.of(new SvgPlot.LegendEntry("a<b", "#123456", "square")));
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertThat(doc.getElementsByTagName("circle").getLength()).isEqualTo(1);
+        assertThat(svg).contains("a&lt;b", "t &amp; u", "stroke-dasharray");
+    }
 }

@@ -30,6 +30,11 @@ class BenchCommandTest {
      */
     @BeforeAll
     static void packPlugin() throws Exception {
+        packSampler(pluginDir);
+    }
+
+    /** Writes {@code sampler.jar}, a plugin jar holding {@link BenchSamplerProvider}, into {@code pluginDir}. */
+    static void packSampler(Path pluginDir) throws Exception {
         Path classes = Path.of(BenchSamplerProvider.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         String pkg = BenchSamplerProvider.class.getPackageName().replace('.', '/');
         try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(pluginDir.resolve("sampler.jar")));

@@ -1,0 +1,70 @@
+package org.tunekit.dispatcher.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchCurvesCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    static Path pluginDir;
+
+    @BeforeAll
+    static void packPlugin() throws Exception {
+        BenchCommandTest.packSampler(pluginDir);
+    }
+
+    private int run(String... args) {
+        String[] all = new String[args.length + 2];
+        System.arraycopy(args, 0, all, 0, args.length);
+        all[args.length] = "--plugins";
+        all[args.length + 1] = pluginDir.toString();
+        return TunekitMain.execute(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void runsTheBaselineAndSaysWhichAlgorithmsAreMissing(@TempDir Path dir) throws Exception {
+        int status = run("bench-curves", "--tuner", "BenchSampler", "--configs", "none,Medianstop,Hyperband", "--seeds", "0..1",
+                "--trials", "4", "--concurrency", "2", "--threads", "1", "--out", dir.toString());
+        assertThat(status).as(err()).isZero();
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(stdout).contains("| none | 200 [200, 200] | 100 [100, 100] |")
+                .contains("note: assessor 'Medianstop' is not present: Medianstop skipped")
+                .contains("note: advisor 'Hyperband' is not present (no built-in or plugin provides it): Hyperband skipped")
+                .contains("2 runs, 0 failed; wrote:");
+        assertThat(err()).contains("bench-curves: 2/2 runs (none done)");
+        assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(3);
+        assertThat(dir.resolve("summary.md")).exists();
+        assertThat(dir.resolve("regret-vs-epochs.svg")).exists();
+    }
+
+    @Test
+    void anUnknownConfigurationStopsBeforeAnyRun(@TempDir Path dir) {
+        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none,Earlystop", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown configuration 'Earlystop'; available: none, Medianstop, Curvefitting");
+        assertThat(dir.resolve("runs.csv")).doesNotExist();
+    }
+
+    @Test
+    void configArgumentsMustNameAConfigurationAndBeAnObject(@TempDir Path dir) {
+        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--config-args", "Medianstop={}",
+                "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("--config-args names configuration 'Medianstop', which is not among [none]");
+        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--config-args", "none=[1]",
+                "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("--config-args of none must be a JSON object");
+    }
+}

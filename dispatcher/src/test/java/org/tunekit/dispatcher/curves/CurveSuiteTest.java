@@ -1,0 +1,87 @@
+package org.tunekit.dispatcher.curves;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.space.SearchSpace;
+
+class CurveSuiteTest {
+    private static final SearchSpace SPACE = SearchSpace.parse(CurveSuite.spaceDefinition());
+
+    private static Parameters params(double lr, long batch, double width, String schedule) {
+        return Parameters.of(Map.of("lr", lr, "batch_size", batch, "width", width, "schedule", schedule));
+    }
+
+    @Test
+    void observedValuesAreDeterministicPerSeedTrialAndEpoch() {
+        CurveSuite.Curve c = CurveSuite.curveOf(params(0.01, 32, 0.5, "cosine"));
+        assertThat(c.observed(7, 3, 10)).isEqualTo(c.observed(7, 3, 10));
+        assertThat(CurveSuite.curveOf(params(0.01, 32, 0.5, "cosine")).observed(7, 3, 10)).isEqualTo(c.observed(7, 3, 10));
+        assertThat(c.observed(8, 3, 10)).isNotEqualTo(c.observed(7, 3, 10));
+        assertThat(c.observed(7, 4, 10)).isNotEqualTo(c.observed(7, 3, 10));
+        assertThat(c.observed(7, 3, 11) - c.mean(11)).isNotEqualTo(c.observed(7, 3, 10) - c.mean(10));
+    }
+
+    @Test
+    void everyFamilyStartsAtChanceAndEndsExactlyAtItsFinalValue() {
+        SplittableRandom random = new SplittableRandom(1);
+        Set<CurveSuite.Family> seen = EnumSet.noneOf(CurveSuite.Family.class);
+        for (int i = 0; i < 2000; i++) {
+            Parameters p = SPACE.sample(random);
+            CurveSuite.Curve c = CurveSuite.curveOf(p);
+            seen.add(c.family());
+            assertThat(c.mean(0)).as("%s", p).isCloseTo(CurveSuite.CHANCE, within(1e-9));
+            assertThat(c.mean(CurveSuite.EPOCHS)).as("%s", p).isCloseTo(c.finalValue(), within(1e-12));
+            assertThat(c.finalValue()).as("%s", p).isGreaterThanOrEqualTo(CurveSuite.OPTIMUM);
+            assertThat(CurveSuite.regret(p)).isGreaterThanOrEqualTo(0);
+        }
+        assertThat(seen).containsExactlyInAnyOrder(CurveSuite.Family.values());
+    }
+
+    @Test
+    void theOptimumIsReachedAtTheDocumentedConfiguration() {
+        Parameters best = params(Math.pow(10, -1.5), 64, 0.7, "warmup");
+        assertThat(CurveSuite.curveOf(best).family()).isEqualTo(CurveSuite.Family.SLOW_START);
+        assertThat(CurveSuite.regret(best)).isCloseTo(0, within(1e-12));
+    }
+
+    @Test
+    void slowStartersOvertakeFastStarters() {
+        CurveSuite.Curve fast = CurveSuite.curveOf(params(Math.pow(10, -2.5), 64, 0.7, "constant"));
+        CurveSuite.Curve slow = CurveSuite.curveOf(params(Math.pow(10, -1.5), 64, 0.7, "warmup"));
+        assertThat(fast.family()).isEqualTo(CurveSuite.Family.EXPONENTIAL);
+        assertThat(slow.mean(3)).isGreaterThan(fast.mean(3) + 0.2);
+        assertThat(slow.mean(CurveSuite.EPOCHS)).isLessThan(fast.mean(CurveSuite.EPOCHS) - 0.03);
+    }
+
+    @Test
+    void divergingCurvesDipThenClimbToTheirPlateau() {
+        CurveSuite.Curve c = CurveSuite.curveOf(params(0.9, 64, 0.7, "constant"));
+        assertThat(c.family()).isEqualTo(CurveSuite.Family.DIVERGING);
+        double min = Double.MAX_VALUE;
+        for (int e = 1; e <= CurveSuite.EPOCHS; e++) {
+            min = Math.min(min, c.mean(e));
+        }
+        assertThat(min).isLessThan(0.5);
+        assertThat(c.mean(CurveSuite.EPOCHS)).isCloseTo(CurveSuite.DIVERGED, within(1e-12));
+    }
+
+    @Test
+    void trialBudgetSetsTheEpochs() {
+        assertThat(CurveSuite.epochsOf(params(0.01, 64, 0.5, "cosine"))).isEqualTo(CurveSuite.EPOCHS);
+        assertThat(CurveSuite.epochsOf(Parameters.of(Map.of("TRIAL_BUDGET", 1.85)))).isEqualTo(2);
+        assertThat(CurveSuite.epochsOf(Parameters.of(Map.of("TRIAL_BUDGET", 5)))).isEqualTo(5);
+        assertThat(CurveSuite.epochsOf(Parameters.of(Map.of("TRIAL_BUDGET", 500)))).isEqualTo(CurveSuite.EPOCHS);
+        assertThatThrownBy(() -> CurveSuite.epochsOf(Parameters.of(Map.of("TRIAL_BUDGET", "x"))))
+                .hasMessageContaining("TRIAL_BUDGET");
+        assertThatThrownBy(() -> CurveSuite.curveOf(Parameters.of(Map.of("lr", 0.1, "batch_size", 64, "width", 0.5, "schedule", "adam"))))
+                .hasMessageContaining("schedule");
+    }
+}

@@ -1,0 +1,30 @@
+package org.tunekit.dispatcher.curves;
+
+import java.util.SplittableRandom;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.TrialResult;
+import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.space.SearchSpace;
+
+/** A tuner for the tests: samples the space with a generator seeded by the constructor. */
+final class SampleTuner implements Tuner {
+    private final SplittableRandom random;
+    private SearchSpace space;
+
+    SampleTuner(long seed) {
+        this.random = new SplittableRandom(seed);
+    }
+
+    @Override
+    public void updateSearchSpace(SearchSpace space) {
+        this.space = space;
+    }
+
+    @Override
+    public Parameters generateParameters(long parameterId) {
+        return space.sample(random);
+    }
+
+    @Override
+    public void receiveTrialResult(TrialResult result) {}
+}
