@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         description = {"Run the learning-curve benchmark: synthetic trials report one value per epoch for 50 epochs, through the real "
                 + "dispatcher in-process, with a manager of --concurrency trial slots that honours KI. Compares the tuner without early "
                 + "stopping against the tuner with each assessor, and the advisors (given a fixed epoch budget) when present. Writes "
-                + "runs.csv, trials.csv, summary.md (median [Q1, Q3] of epochs spent, as % of no early stopping, and of regret) and "
+                + "runs.csv, trials.csv, summary.md (median [Q1, Q3] of epochs spent, as %% of no early stopping, and of regret) and "
                 + "regret-vs-epochs.svg.",
             "Progress goes to standard error."})
 final class BenchCurvesCommand implements Callable<Integer> {
