@@ -8,6 +8,7 @@ import org.tunekit.tuners.grid.GridSearchTunerProvider;
 import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
+import org.tunekit.tuners.smac.SmacTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
 import org.tunekit.tuners.tpe.TpeTunerProvider;
 
@@ -53,5 +54,10 @@ class BuiltInTunerContractTest {
     @Test
     void multivariateTpe() {
         TunerTestKit.forProvider(new TpeTunerProvider()).withArguments(Map.of("seed", 7, "multivariate", true)).checkContract();
+    }
+
+    @Test
+    void smac() {
+        TunerTestKit.forProvider(new SmacTunerProvider()).withArguments(Map.of("seed", 7, "n_startup_jobs", 3)).checkContract();
     }
 }
