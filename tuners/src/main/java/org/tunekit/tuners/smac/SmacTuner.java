@@ -24,11 +24,15 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * an inactive nested parameter, so a threshold can separate inactive from active; a choice is its
  * option index, with one extra category for "inactive", split by subsets of options.
  *
- * <p><b>Targets.</b> Losses ({@code optimize_mode} applied), untransformed: the leaves keep sums of
- * targets so that new results can be added to a grown forest, which needs a target scale that does
- * not move with the data (a logarithm of the loss shifted by the best loss so far would). Expected
- * improvement does not depend on the scale. {@code +inf} losses count as the worst finite loss
- * known when they arrive; {@code NaN} and {@code -inf} losses are left out.
+ * <p><b>Targets.</b> Losses ({@code optimize_mode} applied). With {@code log_transform} (the
+ * default) the forest learns {@code log((loss - low) / (high - low) + }{@value #LOG_OFFSET}{@code )},
+ * where {@code low} and {@code high} are the best and worst loss among the results the forest was
+ * grown on; this stretches the differences among good results, where the search must decide, and
+ * shrinks those among bad ones (the paper takes the logarithm of run times; losses may be negative,
+ * hence the normalisation). A result added to a grown forest uses that forest's {@code low} and
+ * {@code high} (a loss below {@code low} counts as {@code low} until the next growth). With
+ * {@code log_transform} false the forest learns the losses themselves. {@code +inf} losses count as
+ * the worst finite loss known when they arrive; {@code NaN} and {@code -inf} losses are left out.
  *
  * <p><b>Forest.</b> {@code n_trees} trees, bootstrap samples, 5/6 of the features tried per split,
  * nodes of fewer than {@value #MIN_SPLIT} samples not split, at least {@value #MIN_LEAF} per leaf,
@@ -42,7 +46,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * <p><b>Suggestions.</b> The first {@code n_startup_jobs} (results plus pending suggestions) are
  * points of a scrambled Sobol sequence. After that, every {@code random_interleave}-th suggestion
  * is a uniform random point (the paper interleaves one random configuration with each model-based
- * one, k = 2; the default here is 4, which fared better within 100 trials; 0 turns it off). The
+ * one, k = 2; the default here is 10, which finds better points within the 100-trial budget of the
+ * benchmark suite; 0 turns it off). The
  * others maximise the expected improvement of the forest's prediction over the best loss: {@value
  * #RANDOM_CANDIDATES} uniform random points are scored, then a first-improvement local search
  * starts from the {@value #STARTS_FROM_BEST} best observed points and the {@value
@@ -58,9 +63,13 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
 final class SmacTuner extends UnitCubeTuner {
     static final int MIN_SPLIT = 3;
     static final int MIN_LEAF = 1;
+    /** The standard deviations of the Gaussian steps of a numeric coordinate, one neighbour each. */
+    private static final double[] STEPS = {0.2, 0.05, 0.2, 0.05};
     static final int MAX_DEPTH = 30;
     static final double FEATURE_RATIO = 5.0 / 6.0;
     static final int FULL_FIT_LIMIT = 250;
+    /** Added to the normalised loss before its logarithm is taken. */
+    static final double LOG_OFFSET = 0.01;
     static final int RANDOM_CANDIDATES = 500;
     static final int STARTS_FROM_BEST = 10;
     static final int STARTS_FROM_RANDOM = 5;
@@ -72,6 +81,7 @@ final class SmacTuner extends UnitCubeTuner {
     private final int trees;
     private final int startupJobs;
     private final int randomInterleave;
+    private final boolean logTransform;
 
     private ScrambledSobol sobol;
     /** The cardinality of each feature: 0 numeric, options + 1 for a choice. */
@@ -88,16 +98,20 @@ final class SmacTuner extends UnitCubeTuner {
     private RandomForest base;
     private int baseFitSize;
     private int baseAdded;
+    private double baseLow;
+    private double baseScale;
 
-    SmacTuner(OptimizeMode mode, long seed, int trees, int startupJobs, int randomInterleave) {
+    SmacTuner(OptimizeMode mode, long seed, int trees, int startupJobs, int randomInterleave, boolean logTransform) {
         super("SMAC", mode, seed);
         this.trees = trees;
         this.startupJobs = startupJobs;
         this.randomInterleave = randomInterleave;
+        this.logTransform = logTransform;
     }
 
     static SmacTuner create(ClassArguments a) {
-        a.requireOnly("optimize_mode", "config_dedup", "seed", "n_trees", "n_startup_jobs", "random_interleave");
+        a.requireOnly("optimize_mode", "config_dedup", "seed", "n_trees", "n_startup_jobs", "random_interleave",
+                "log_transform");
         OptimizeMode mode = OptimizeMode.from(a, OptimizeMode.MAXIMIZE);
         // duplicates are always suppressed by the unit-cube base; the argument is validated for compatibility
         a.getBoolean("config_dedup", false);
@@ -105,13 +119,14 @@ final class SmacTuner extends UnitCubeTuner {
         if (trees > 1000) {
             throw new org.tunekit.sdk.InvalidClassArgumentException("class argument 'n_trees' must be at most 1000, got " + trees);
         }
-        int startup = a.getInt("n_startup_jobs", 10, 1);
-        int interleave = a.getInt("random_interleave", 4, 0);
+        int startup = a.getInt("n_startup_jobs", 5, 1);
+        int interleave = a.getInt("random_interleave", 10, 0);
         if (interleave == 1) {
             throw new org.tunekit.sdk.InvalidClassArgumentException(
                     "class argument 'random_interleave' must be 0 (off) or at least 2, got 1 (every suggestion random)");
         }
-        return new SmacTuner(mode, seedOf(a), trees, startup, interleave);
+        boolean log = a.getBoolean("log_transform", true);
+        return new SmacTuner(mode, seedOf(a), trees, startup, interleave, log);
     }
 
     @Override
@@ -221,20 +236,33 @@ final class SmacTuner extends UnitCubeTuner {
         }
     }
 
-    /** The forest over the results with the pending suggestions as liars, and the liars to take out after use. */
+    /** The target the forest learns for a loss, given the anchors of the forest. */
+    private double target(double loss, double low, double scale) {
+        if (!logTransform) {
+            return loss;
+        }
+        return Math.log(Math.max(0, (loss - low) / scale) + LOG_OFFSET);
+    }
+
+    private double modelLow;
+    private double modelScale;
+
+    /** The forest over the results with the pending suggestions as liars (taken out again by {@link #rank}). */
     private RandomForest model(List<double[]> liars, double lie) {
         int n = rowY.size();
         if (n <= FULL_FIT_LIMIT) {
+            modelLow = bestLoss;
+            modelScale = worstLoss > bestLoss ? worstLoss - bestLoss : 1;
             int total = n + liars.size();
             double[][] x = new double[total][];
             double[] y = new double[total];
             for (int i = 0; i < n; i++) {
                 x[i] = rowX.get(i);
-                y[i] = rowY.get(i);
+                y[i] = target(rowY.get(i), modelLow, modelScale);
             }
             for (int i = 0; i < liars.size(); i++) {
                 x[n + i] = liars.get(i);
-                y[n + i] = lie;
+                y[n + i] = target(lie, modelLow, modelScale);
             }
             RandomForest forest = newForest();
             forest.fit(x, y, total, rngFor(FIT_STREAM, n, liars.size()));
@@ -243,27 +271,37 @@ final class SmacTuner extends UnitCubeTuner {
         }
         int size = fitSizeFor(n);
         if (base == null || baseFitSize != size) {
+            double low = Double.POSITIVE_INFINITY;
+            double high = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < size; i++) {
+                low = Math.min(low, rowY.get(i));
+                high = Math.max(high, rowY.get(i));
+            }
+            baseLow = low;
+            baseScale = high > low ? high - low : 1;
             double[][] x = rowX.subList(0, size).toArray(new double[0][]);
             double[] y = new double[size];
             for (int i = 0; i < size; i++) {
-                y[i] = rowY.get(i);
+                y[i] = target(rowY.get(i), baseLow, baseScale);
             }
             base = newForest();
             base.fit(x, y, size, rngFor(FIT_STREAM, size, 0));
             baseFitSize = size;
             baseAdded = size;
         }
+        modelLow = baseLow;
+        modelScale = baseScale;
         double[] weights = new double[trees];
         for (; baseAdded < n; baseAdded++) {
             SplittableRandom r = rngFor(ADD_STREAM, baseAdded);
             for (int t = 0; t < trees; t++) {
                 weights[t] = poissonOne(r);
             }
-            base.add(rowX.get(baseAdded), rowY.get(baseAdded), weights);
+            base.add(rowX.get(baseAdded), target(rowY.get(baseAdded), baseLow, baseScale), weights);
         }
         Arrays.fill(weights, 1);
         for (double[] liar : liars) {
-            base.add(liar, lie, weights);
+            base.add(liar, target(lie, baseLow, baseScale), weights);
         }
         return base;
     }
@@ -301,7 +339,7 @@ final class SmacTuner extends UnitCubeTuner {
                 double[] out = new double[trees];
                 Arrays.fill(out, -1);
                 for (double[] liar : liars) {
-                    base.add(liar, worstLoss, out);
+                    base.add(liar, target(worstLoss, baseLow, baseScale), out);
                 }
             }
         }
@@ -309,7 +347,7 @@ final class SmacTuner extends UnitCubeTuner {
 
     private List<double[]> search(RandomForest forest, SplittableRandom rng) {
         int d = dimension();
-        double incumbent = bestLoss;
+        double incumbent = target(bestLoss, modelLow, modelScale);
         double[] prediction = new double[2];
         List<Scored> evaluated = new ArrayList<>(RANDOM_CANDIDATES + MAX_LOCAL_EVALUATIONS + 64);
         java.util.function.Function<double[], Scored> score = u -> {
@@ -390,7 +428,7 @@ final class SmacTuner extends UnitCubeTuner {
                         }
                     }
                 } else {
-                    for (double sd : new double[] {0.2, 0.05, 0.2, 0.05}) {
+                    for (double sd : STEPS) {
                         double[] v = current.point().clone();
                         v[j] = Math.max(0, Math.min(1, v[j] + sd * rng.nextGaussian()));
                         neighbours.add(v);

@@ -6,8 +6,9 @@ import org.tunekit.sdk.spi.TunerProvider;
 
 /**
  * Provides {@code SMAC} with NNI's class arguments {@code optimize_mode} and {@code config_dedup},
- * plus {@code seed}, {@code n_trees} (default 10), {@code n_startup_jobs} (default 10) and
- * {@code random_interleave} (every k-th suggestion uniform random, default 4, 0 for none).
+ * plus {@code seed}, {@code n_trees} (default 10), {@code n_startup_jobs} (default 5),
+ * {@code random_interleave} (every k-th suggestion uniform random, default 10, 0 for none) and
+ * {@code log_transform} (the forest learns log-scaled losses, default true).
  */
 public final class SmacTunerProvider implements TunerProvider {
     @Override
