@@ -24,6 +24,7 @@ import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.pbt.PbtTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
+import org.tunekit.tuners.smac.SmacTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
 import org.tunekit.tuners.tpe.TpeTunerProvider;
 
@@ -172,5 +173,10 @@ class BuiltInTunerContractTest {
     void regularizedEvolution() {
         TunerTestKit.forProvider(new RegularizedEvolutionTunerProvider())
                 .withArguments(Map.of("seed", 7, "population_size", 20, "sample_size", 5)).checkContract();
+    }
+
+    @Test
+    void smac() {
+        TunerTestKit.forProvider(new SmacTunerProvider()).withArguments(Map.of("seed", 7, "n_startup_jobs", 3)).checkContract();
     }
 }
