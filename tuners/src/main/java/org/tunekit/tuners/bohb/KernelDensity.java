@@ -9,7 +9,7 @@ import org.tunekit.sdk.space.EncodedSpace;
  * and one to the bad results of a budget. Numeric coordinates (real and integer) use a Gaussian kernel
  * in [0, 1]; categorical ones the Aitchison–Aitken kernel ({@code 1 - λ} for the same option,
  * {@code λ / (c - 1)} for each other). Bandwidths follow the normal reference rule
- * {@code 1.06 · sd · m^-1/5} per coordinate (on the option indices for categorical ones), at least
+ * {@code 1.06 · sd · m^(-1/(d+4))} per coordinate ({@code d} coordinates) (on the option indices for categorical ones), at least
  * {@code min_bandwidth}; a categorical {@code λ} is at most {@code (c - 1) / c}.
  *
  * <p>Inactive coordinates (a nested option that is not chosen, {@code NaN}) are handled the same way
@@ -77,7 +77,7 @@ final class KernelDensity {
                 double mean = sum / m;
                 sd = Math.sqrt(Math.max(0, sumSq / m - mean * mean) * m / (m - 1));
             }
-            double h = Math.max(minBandwidth, 1.06 * sd * Math.pow(m, -0.2));
+            double h = Math.max(minBandwidth, 1.06 * sd * Math.pow(m, -1.0 / (dims + 4)));
             if (card[i] > 0) {
                 h = Math.min(h, (card[i] - 1) / (double) card[i]);
             }
