@@ -146,9 +146,45 @@ class AdvisorsIT {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"Hyperband", "BOHB"})
+    void aResumedExperimentPromotesFromTheCheckpoint(String advisor, @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        Map<String, Object> classArgs = advisor.equals("Hyperband")
+                ? Map.of("R", 9, "eta", 3, "seed", 2)
+                : Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 2);
+        Map<String, String> env = Map.of("NNI_CHECKPOINT_DIRECTORY", tmp.toString());
+        List<Trial> rung0;
+        try (TunekitProcess p = start(advisor, classArgs, env)) {
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "9"));
+            rung0 = trials(p, 9);
+            for (Trial t : rung0) {
+                finish(p, t, t.x());
+            }
+            p.send(Command.of(CommandType.TERMINATE));
+            assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
+        }
+        Map<String, String> resume = Map.of("NNI_CHECKPOINT_DIRECTORY", tmp.toString(), "NNI_MODE", "resume");
+        try (TunekitProcess p = start(advisor, classArgs, resume)) {
+            p.send(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB,
+                    "[" + String.join(",", rung0.stream().map(Trial::record).toList()) + "]"));
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "3"));
+            List<Trial> rung1 = trials(p, 3);
+            assertThat(rung1).extracting(Trial::id).as("ids continue after the resumed ones").containsExactly(9L, 10L, 11L);
+            assertThat(rung1).extracting(Trial::budget).containsOnly(3L);
+            assertThat(rung1.stream().map(Trial::config).toList()).isEqualTo(best(rung0, 3));
+            p.send(Command.of(CommandType.TERMINATE));
+            assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
+        }
+    }
+
     private static TunekitProcess start(String advisor, Map<String, Object> classArgs) throws Exception {
+        return start(advisor, classArgs, Map.of());
+    }
+
+    private static TunekitProcess start(String advisor, Map<String, Object> classArgs, Map<String, String> env) throws Exception {
         String config = ExperimentConfig.encode(Map.of("advisor", Map.of("name", advisor, "classArgs", classArgs)));
-        TunekitProcess p = TunekitProcess.dispatch(config, Map.of());
+        TunekitProcess p = TunekitProcess.dispatch(config, env);
         p.send(new Command(CommandType.INITIALIZE, SPACE));
         assertThat(p.next(LIMIT).type()).as(p.stderr()).isEqualTo(CommandType.INITIALIZED);
         return p;

@@ -210,7 +210,7 @@ public abstract class BracketAdvisor implements Advisor {
 
     @Override
     public void requestTrialJobs(int count) {
-        requests += Math.max(0, count);
+        requests = (int) Math.min(Integer.MAX_VALUE, (long) requests + Math.max(0, count));
         dispatch();
     }
 
