@@ -49,7 +49,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * A trial's result is its {@code FINAL} metric. A trial that ends without one (failed, cancelled,
  * early-stopped) ranks worst, unless {@link AdvisorContext#includeIntermediateResults()} is set and it
  * reported intermediate values: then its last intermediate value is its result. Ties rank in the order
- * the configurations were drawn.
+ * the configurations were drawn. Results are keyed on the {@code parameter_id} and {@code trial_job_id}
+ * of {@code ME}; an {@code EN} is matched to its trial through the job id of the trial's metrics, and
+ * only when the trial sent none through the parameter id of {@code EN} (which the manager can get
+ * wrong: it is ignored when a metric tied that id to another job).
  *
  * <h2>Checkpoints</h2>
  * One text file of lines holds the schedule position, every unfinished bracket with its current rung,
@@ -88,6 +91,7 @@ public abstract class BracketAdvisor implements Advisor {
     private final List<Bracket> brackets = new ArrayList<>();
     private final Map<Long, Running> running = new LinkedHashMap<>();
     private final Map<String, Long> parameterIdOfJob = new HashMap<>();
+    private final Map<Long, String> jobOfParameterId = new HashMap<>();
     private final Map<Long, Double> lastIntermediateLoss = new HashMap<>();
 
     /**
@@ -219,6 +223,9 @@ public abstract class BracketAdvisor implements Advisor {
         if (report.trialJobId() != null && report.parameterId() != null
                 && report.type() != MetricReport.Type.REQUEST_PARAMETER) {
             parameterIdOfJob.put(report.trialJobId(), report.parameterId());
+            if (running.containsKey(report.parameterId())) {
+                jobOfParameterId.put(report.parameterId(), report.trialJobId());
+            }
         }
         switch (report.type()) {
             case REQUEST_PARAMETER ->
@@ -242,7 +249,14 @@ public abstract class BracketAdvisor implements Advisor {
     public void trialEnd(TrialEnd end) {
         Long id = parameterIdOfJob.remove(end.trialJobId());
         if (id == null) {
+            // the manager's record of the parameters can name another trial's: trust it only when no
+            // metric has tied that id to a different job
             id = end.parameterId();
+            if (id != null && jobOfParameterId.containsKey(id) && !jobOfParameterId.get(id).equals(end.trialJobId())) {
+                LOG.log(System.Logger.Level.WARNING, "end of trial " + end.trialJobId() + " ignored: its parameter id " + id
+                        + " belongs to trial " + jobOfParameterId.get(id));
+                return;
+            }
         }
         if (id == null || !running.containsKey(id)) {
             return;
@@ -338,6 +352,7 @@ public abstract class BracketAdvisor implements Advisor {
     private void complete(long parameterId, double loss) {
         Running r = running.remove(parameterId);
         lastIntermediateLoss.remove(parameterId);
+        jobOfParameterId.remove(parameterId);
         if (r == null) {
             return;
         }
@@ -519,6 +534,7 @@ public abstract class BracketAdvisor implements Advisor {
         brackets.addAll(restored);
         running.clear();
         parameterIdOfJob.clear();
+        jobOfParameterId.clear();
         lastIntermediateLoss.clear();
         requests = 0;
         for (Iterator<Bracket> it = brackets.iterator(); it.hasNext(); ) {

@@ -137,6 +137,23 @@ class HyperbandAdvisorTest {
     }
 
     @Test
+    void anEndThatNamesAnotherTrialsParametersDoesNotEndThatTrial() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        HyperbandAdvisor a = advisor(Map.of("R", 9, "eta", 3, "seed", 5), ctx);
+        a.requestTrialJobs(9);
+        Sent reporting = ctx.sent().get(0);
+        a.reportMetric(new MetricReport(reporting.parameterId(), "jobA", MetricReport.Type.PERIODICAL, 0, Metric.of(0.5), 0));
+        // another job fails without a metric, and the manager's record names trial 0's parameters
+        a.trialEnd(new org.tunekit.sdk.TrialEnd("jobB", "FAILED", reporting.parameterId()));
+        a.reportMetric(new MetricReport(reporting.parameterId(), "jobA", MetricReport.Type.FINAL, 0, Metric.of(2), 0));
+        a.trialEnd(new org.tunekit.sdk.TrialEnd("jobA", "SUCCEEDED", reporting.parameterId()));
+        ctx.running().remove(reporting);
+        ctx.finishAll(a, HyperbandAdvisorTest::x);
+        a.requestTrialJobs(1);
+        assertThat(ctx.sent().get(9).config()).as("trial 0's final result 2 counts: it is the best").isEqualTo(reporting.config());
+    }
+
+    @Test
     void serialHoldsRequestsUntilTheRungCompletesWhileParallelismStartsTheNextBracket() {
         FakeAdvisorContext serialCtx = new FakeAdvisorContext();
         HyperbandAdvisor serial = advisor(Map.of("R", 9, "eta", 3, "seed", 1, "exec_mode", "serial"), serialCtx);
