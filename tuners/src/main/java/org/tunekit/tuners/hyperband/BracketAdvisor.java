@@ -54,6 +54,9 @@ import org.tunekit.sdk.space.SearchSpace;
  * only when the trial sent none through the parameter id of {@code EN} (which the manager can get
  * wrong: it is ignored when a metric tied that id to another job).
  *
+ * <p>A new search space ({@code SS}) applies to configurations drawn from then on; configurations
+ * already in a bracket run to its end with the values they have.
+ *
  * <h2>Checkpoints</h2>
  * One text file of lines holds the schedule position, every unfinished bracket with its current rung,
  * and the subclass's lines. Trials that were running when the checkpoint was written are handed out
