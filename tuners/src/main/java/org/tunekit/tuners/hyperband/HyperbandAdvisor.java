@@ -1,0 +1,46 @@
+package org.tunekit.tuners.hyperband;
+
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
+import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.space.SearchSpace;
+
+/**
+ * Hyperband (Li et al. 2018): the {@link BracketAdvisor} schedule with configurations drawn from the
+ * search space's prior. {@code R} is the largest budget, {@code s_max = floor(log_eta R)}, and the
+ * smallest budget is {@code R · eta^-s_max}.
+ */
+final class HyperbandAdvisor extends BracketAdvisor {
+    private static final System.Logger LOG = System.getLogger(HyperbandAdvisor.class.getName());
+
+    private HyperbandAdvisor(OptimizeMode mode, long seed, double r, int eta, ExecMode execMode) {
+        super("Hyperband", mode, seed, r, largestBracket(r, eta), eta, execMode);
+    }
+
+    /** Reads NNI's class arguments: {@code R}, {@code eta}, {@code optimize_mode}, {@code exec_mode}, plus {@code seed}. */
+    static HyperbandAdvisor create(ClassArguments arguments) {
+        arguments.requireOnly("R", "eta", "optimize_mode", "exec_mode", "seed");
+        double r = arguments.getDouble("R", 60);
+        if (!(r >= 1) || Double.isInfinite(r)) {
+            throw new InvalidClassArgumentException("class argument 'R' (the largest budget) must be a number >= 1, got " + r);
+        }
+        int eta = arguments.getInt("eta", 3, 2);
+        OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
+        ExecMode exec = arguments.getChoice("exec_mode", "parallelism", "parallelism", "serial").equals("serial")
+                ? ExecMode.SERIAL : ExecMode.PARALLELISM;
+        OptionalLong given = arguments.getOptionalLong("seed");
+        long seed = given.isPresent() ? given.getAsLong() : new SplittableRandom().nextLong();
+        if (given.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "Hyperband: no seed given, using seed " + seed);
+        }
+        return new HyperbandAdvisor(mode, seed, r, eta, exec);
+    }
+
+    @Override
+    protected Parameters sampleConfig(SearchSpace space, int budgetIndex, SplittableRandom rng) {
+        return space.sample(rng);
+    }
+}

@@ -1,0 +1,176 @@
+package org.tunekit.tuners.bohb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.ImportedTrial;
+import org.tunekit.sdk.InvalidClassArgumentException;
+import org.tunekit.sdk.Metric;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.sdk.spi.AdvisorProvider;
+import org.tunekit.sdk.testkit.ContractSpaces;
+import org.tunekit.tuners.hyperband.BracketAdvisor;
+import org.tunekit.tuners.hyperband.FakeAdvisorContext;
+import org.tunekit.tuners.hyperband.FakeAdvisorContext.Sent;
+
+class BohbAdvisorTest {
+    private static final SearchSpace SPACE = SearchSpace.builder().uniform("x", 0, 1).uniform("y", 0, 1).build();
+
+    private static BohbAdvisor advisor(Map<String, ?> args, SearchSpace space, FakeAdvisorContext ctx) {
+        BohbAdvisor a = BohbAdvisor.create(ClassArguments.of(args));
+        a.open(ctx);
+        a.updateSearchSpace(space);
+        return a;
+    }
+
+    /** Maximised at (0.2, 0.7). */
+    private static double objective(Sent s) {
+        double x = s.parameters().getDouble("x") - 0.2;
+        double y = s.parameters().getDouble("y") - 0.7;
+        return -(x * x + y * y);
+    }
+
+    private static double distance(Sent s) {
+        return Math.sqrt(-objective(s));
+    }
+
+    @Test
+    void theKernelDensityOfGoodPointsIsHigherInTheGoodRegion() {
+        EncodedSpace encoded = EncodedSpace.of(SearchSpace.builder().uniform("x", 0, 1).choice("c", "a", "b", "c").build());
+        SplittableRandom rng = new SplittableRandom(1);
+        List<double[]> good = new ArrayList<>();
+        List<double[]> bad = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            good.add(new double[] {0.1 + 0.05 * rng.nextDouble(), 0.5 / 3});
+            bad.add(new double[] {0.5 + 0.5 * rng.nextDouble(), (rng.nextInt(3) + 0.5) / 3});
+        }
+        KernelDensity l = KernelDensity.fit(encoded, good, 1e-3);
+        KernelDensity g = KernelDensity.fit(encoded, bad, 1e-3);
+        double[] inside = {0.12, 0.5 / 3};
+        double[] outside = {0.8, 2.5 / 3};
+        assertThat(l.logDensity(inside) - g.logDensity(inside)).isGreaterThan(l.logDensity(outside) - g.logDensity(outside));
+        assertThat(l.bandwidth(1)).as("all good points share option a: the smallest lambda").isEqualTo(1e-3);
+        for (int i = 0; i < 200; i++) {
+            double[] u = l.sample(rng, 3);
+            assertThat(u[0]).isBetween(0.0, 1.0);
+            assertThat(u[1]).isIn(0.5 / 3, 1.5 / 3, 2.5 / 3);
+        }
+    }
+
+    @Test
+    void theModelSteersConfigurationsToTheGoodRegion() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "seed", 3, "random_fraction", 0.0), SPACE, ctx);
+        ctx.run(a, 4, 400, BohbAdvisorTest::objective);
+        assertThat(a.model()).isNotNull();
+        // new configurations are the first-rung trials; the first 13 come from the prior
+        List<Double> fresh = new ArrayList<>();
+        TreeSet<String> seen = new TreeSet<>();
+        for (Sent s : ctx.sent()) {
+            if (seen.add(s.config().toString())) {
+                fresh.add(distance(s));
+            }
+        }
+        double early = fresh.subList(0, 13).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double late = fresh.subList(fresh.size() - 60, fresh.size()).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        assertThat(late).as("mean distance to the optimum of the last model-drawn configurations vs the prior's")
+                .isLessThan(early / 2);
+
+    }
+
+    @Test
+    void budgetsRunFromMinToMaxBudget() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 1), SPACE, ctx);
+        a.requestTrialJobs(9);
+        assertThat(ctx.sent()).allSatisfy(s -> assertThat(s.parameters().get(BracketAdvisor.BUDGET_KEY)).isEqualTo(1L));
+        ctx.finishAll(a, BohbAdvisorTest::objective);
+        a.requestTrialJobs(3);
+        assertThat(ctx.sent().subList(9, 12)).allSatisfy(s -> assertThat(s.budget()).isEqualTo(3.0));
+        assertThat(BohbAdvisor.create(ClassArguments.empty()).maxBracket()).as("defaults 1..3, eta 3").isEqualTo(1);
+    }
+
+    @Test
+    void everyTypeAndNestedChoicesGiveValidConfigurationsFromTheModel() {
+        for (SearchSpace space : List.of(ContractSpaces.allTypes(), ContractSpaces.nested())) {
+            FakeAdvisorContext ctx = new FakeAdvisorContext();
+            BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "seed", 2, "min_points_in_model", 3), space, ctx);
+            ctx.run(a, 3, 150, s -> s.parameters().toString().hashCode() % 1000);
+            assertThat(a.model()).as("the model is in use").isNotNull();
+            assertThat(ctx.sent()).allSatisfy(s -> assertThat(space.violation(Parameters.of(s.config()))).isEmpty());
+        }
+    }
+
+    @Test
+    void importedResultsAreMaxBudgetObservations() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "seed", 2), SPACE, ctx);
+        assertThat(a.model()).isNull();
+        SplittableRandom rng = new SplittableRandom(5);
+        List<ImportedTrial> imported = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            imported.add(new ImportedTrial(Parameters.of(Map.of("x", rng.nextDouble(), "y", rng.nextDouble(), "TRIAL_BUDGET", 9L)), Metric.of(i)));
+        }
+        a.importData(imported);
+        assertThat(a.model()).as("d + 1 + 2 = 5 points make a model").isNotNull()
+                .extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(a.maxBracket());
+    }
+
+    @Test
+    void theSameSeedGivesTheSameTrials() {
+        assertThat(run(4)).isEqualTo(run(4)).isNotEqualTo(run(5));
+    }
+
+    private static List<Sent> run(long seed) {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "seed", seed), SPACE, ctx);
+        ctx.run(a, 4, 120, BohbAdvisorTest::objective);
+        return ctx.sent();
+    }
+
+    @Test
+    void aResumedAdvisorKeepsItsModelAndSchedule(@TempDir Path dir) throws Exception {
+        Map<String, Object> args = Map.of("min_budget", 1, "max_budget", 9, "seed", 6);
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        BohbAdvisor a = advisor(args, SPACE, ctx);
+        ctx.run(a, 4, 60, BohbAdvisorTest::objective);
+        ctx.finishAll(a, BohbAdvisorTest::objective);
+        a.saveCheckpoint(dir);
+        a.requestTrialJobs(10);
+        List<Sent> uninterrupted = ctx.sent().subList(ctx.sent().size() - 10, ctx.sent().size());
+
+        FakeAdvisorContext ctx2 = new FakeAdvisorContext();
+        BohbAdvisor b = BohbAdvisor.create(ClassArguments.of(args));
+        b.loadCheckpoint(dir);
+        b.open(ctx2);
+        b.updateSearchSpace(SPACE);
+        b.requestTrialJobs(10);
+        assertThat(ctx2.sent().stream().map(Sent::parameters).toList())
+                .isEqualTo(uninterrupted.stream().map(Sent::parameters).toList());
+    }
+
+    @Test
+    void registeredUnderNnisNameWithCheckedArguments() {
+        List<AdvisorProvider> providers = new ArrayList<>();
+        ServiceLoader.load(AdvisorProvider.class).forEach(providers::add);
+        AdvisorProvider bohb = providers.stream().filter(p -> p.name().equals("BOHB")).findFirst().orElseThrow();
+        assertThat(bohb.create(ClassArguments.empty())).isInstanceOf(BohbAdvisor.class);
+        assertThat(bohb.description()).isNotBlank();
+        assertThatThrownBy(() -> bohb.create(ClassArguments.of(Map.of("min_budget", 5, "max_budget", 3))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("min_budget");
+        assertThatThrownBy(() -> bohb.create(ClassArguments.of(Map.of("random_fraction", 2)))).hasMessageContaining("'random_fraction'");
+        assertThatThrownBy(() -> bohb.create(ClassArguments.of(Map.of("R", 3)))).isInstanceOf(InvalidClassArgumentException.class);
+    }
+}
