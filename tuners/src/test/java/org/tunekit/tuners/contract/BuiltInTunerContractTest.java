@@ -6,7 +6,9 @@ import org.tunekit.sdk.testkit.Check;
 import org.tunekit.sdk.testkit.TunerTestKit;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
 import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
+import org.tunekit.tuners.dngo.DngoTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
+import org.tunekit.tuners.metis.MetisTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
 import org.tunekit.tuners.tpe.TpeTunerProvider;
@@ -53,5 +55,15 @@ class BuiltInTunerContractTest {
     @Test
     void multivariateTpe() {
         TunerTestKit.forProvider(new TpeTunerProvider()).withArguments(Map.of("seed", 7, "multivariate", true)).checkContract();
+    }
+
+    @Test
+    void metis() {
+        TunerTestKit.forProvider(new MetisTunerProvider()).withArguments(Map.of("seed", 7, "cold_start_num", 3)).checkContract();
+    }
+
+    @Test
+    void dngo() {
+        TunerTestKit.forProvider(new DngoTunerProvider()).withArguments(Map.of("seed", 7, "num_epochs_per_training", 100)).checkContract();
     }
 }
