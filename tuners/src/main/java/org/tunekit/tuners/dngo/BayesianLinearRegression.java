@@ -40,9 +40,9 @@ final class BayesianLinearRegression {
         double[][] gram = new double[m][m];
         double[] phiTy = new double[m];
         gram(phi, y, gram, phiTy);
-        EigenDecompositionSymmetric eigen = new EigenDecompositionSymmetric(new Array2DRowRealMatrix(gram, false));
-        double[] lambda = eigen.getEigenvalues();
-        double[][] v = eigen.getV().getData();
+        Eigen eigen = eigen(gram);
+        double[] lambda = eigen.lambda();
+        double[][] v = eigen.v();
         // phi^T y in the eigenbasis
         double[] b = new double[m];
         for (int k = 0; k < m; k++) {
@@ -93,6 +93,85 @@ final class BayesianLinearRegression {
         return new Precisions(alpha, beta);
     }
 
+    /** Eigenvalues and eigenvectors (the columns of {@code v}) of a symmetric matrix. */
+    record Eigen(double[] lambda, double[][] v) {
+    }
+
+    /**
+     * The eigen-decomposition of a symmetric matrix by Hipparchus's QL iteration, or, when that does
+     * not converge (it can fail on the many equal eigenvalues of a rank-deficient Gram matrix), by
+     * cyclic Jacobi rotations.
+     */
+    private static Eigen eigen(double[][] matrix) {
+        try {
+            EigenDecompositionSymmetric e = new EigenDecompositionSymmetric(new Array2DRowRealMatrix(matrix, true));
+            return new Eigen(e.getEigenvalues(), e.getV().getData());
+        } catch (org.hipparchus.exception.MathIllegalStateException e) {
+            return jacobi(matrix);
+        }
+    }
+
+    static Eigen jacobi(double[][] matrix) {
+        int m = matrix.length;
+        double[][] a = new double[m][];
+        double[][] v = new double[m][m];
+        for (int i = 0; i < m; i++) {
+            a[i] = matrix[i].clone();
+            v[i][i] = 1;
+        }
+        for (int sweep = 0; sweep < 100; sweep++) {
+            double off = 0;
+            double diag = 0;
+            for (int i = 0; i < m; i++) {
+                diag += a[i][i] * a[i][i];
+                for (int j = i + 1; j < m; j++) {
+                    off += a[i][j] * a[i][j];
+                }
+            }
+            if (off <= 1e-30 * Math.max(diag, 1e-300)) {
+                break;
+            }
+            for (int p = 0; p < m; p++) {
+                for (int q = p + 1; q < m; q++) {
+                    double apq = a[p][q];
+                    if (apq == 0) {
+                        continue;
+                    }
+                    double theta = (a[q][q] - a[p][p]) / (2 * apq);
+                    double t = Math.signum(theta) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+                    if (theta == 0) {
+                        t = 1;
+                    }
+                    double c = 1 / Math.sqrt(t * t + 1);
+                    double sn = t * c;
+                    for (int k = 0; k < m; k++) {
+                        double akp = a[k][p];
+                        double akq = a[k][q];
+                        a[k][p] = c * akp - sn * akq;
+                        a[k][q] = sn * akp + c * akq;
+                    }
+                    for (int k = 0; k < m; k++) {
+                        double apk = a[p][k];
+                        double aqk = a[q][k];
+                        a[p][k] = c * apk - sn * aqk;
+                        a[q][k] = sn * apk + c * aqk;
+                    }
+                    for (int k = 0; k < m; k++) {
+                        double vkp = v[k][p];
+                        double vkq = v[k][q];
+                        v[k][p] = c * vkp - sn * vkq;
+                        v[k][q] = sn * vkp + c * vkq;
+                    }
+                }
+            }
+        }
+        double[] lambda = new double[m];
+        for (int i = 0; i < m; i++) {
+            lambda[i] = a[i][i];
+        }
+        return new Eigen(lambda, v);
+    }
+
     private static double clamp(double v, double lo, double hi) {
         return Double.isNaN(v) ? lo : Math.max(lo, Math.min(hi, v));
     }
@@ -127,9 +206,9 @@ final class BayesianLinearRegression {
             }
             a[i][i] += p.alpha();
         }
-        EigenDecompositionSymmetric eigen = new EigenDecompositionSymmetric(new Array2DRowRealMatrix(a, false));
-        double[] lambda = eigen.getEigenvalues();
-        double[][] v = eigen.getV().getData();
+        Eigen eigen = eigen(a);
+        double[] lambda = eigen.lambda();
+        double[][] v = eigen.v();
         // A^-1 = V diag(1 / lambda) V^T; rows of scaled = (V diag(lambda^-1/2))^T, so phi^T A^-1 phi = |scaled phi|^2
         double[][] scaled = new double[m][m];
         for (int k = 0; k < m; k++) {

@@ -30,10 +30,12 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * arrived; the regression is refitted on every suggestion, so every result counts at once.
  *
  * <p>Suggestions: the first {@value #INITIAL_DESIGN} are points of a scrambled Sobol sequence. Then
- * {@code min(sample_size, 5000)} candidates (three quarters uniform, a quarter near the best
- * observations) are scored by expected improvement, the best {@value #LOCAL_STARTS} are improved by
- * a short (1+1) local search, and the best candidate that is not a known set is suggested. Pending
- * suggestions enter the regression with their predicted mean as their value (kriging believer).
+ * {@code min(sample_size, 5000)} candidates (half uniform, a quarter near the best
+ * observations, a quarter equal to one of them but for one coordinate drawn anew) are scored by
+ * expected improvement, the best {@value #LOCAL_STARTS} are improved by a short (1+1) local
+ * search, and the best candidate that is not a known set is suggested. Pending suggestions enter
+ * the regression with their predicted mean as their value (kriging believer), and the expected
+ * improvement is damped next to them (see {@link #pendingPenalty}).
  *
  * <p>A checkpoint records how many observations the network was last trained on; loading it
  * retrains the network on those observations with the same seed, which gives the same network.
@@ -44,6 +46,7 @@ final class DngoTuner extends UnitCubeTuner {
     static final int MAX_SAMPLE_SIZE = 5000;
     private static final int LOCAL_STARTS = 5;
     private static final int LOCAL_STEPS = 20;
+    private static final double PENDING_RADIUS = 0.1;
     private static final long NETWORK_STREAM = 0xD5607L;
 
     private final int sampleSize;
@@ -191,9 +194,14 @@ final class DngoTuner extends UnitCubeTuner {
         }
         final BayesianLinearRegression.Posterior model = posterior;
         final double incumbent = best;
+        final List<double[]> busy = new ArrayList<>();
+        for (Proposal pr : pending()) {
+            busy.add(pr.unit());
+        }
         java.util.function.Function<double[], Scored> score = u -> {
-            double[] pred = model.predict(design(canonicalUnit(u)));
-            return new Scored(u, expectedImprovement(pred[0], Math.sqrt(pred[1]), incumbent));
+            double[] unit = canonicalUnit(u);
+            double[] pred = model.predict(design(unit));
+            return new Scored(u, expectedImprovement(pred[0], Math.sqrt(pred[1]), incumbent) * pendingPenalty(unit, busy));
         };
 
         int d = dimension();
@@ -203,7 +211,15 @@ final class DngoTuner extends UnitCubeTuner {
         List<Scored> scored = new ArrayList<>(sampleSize + LOCAL_STARTS * LOCAL_STEPS);
         for (int c = 0; c < sampleSize; c++) {
             double[] u = new double[d];
-            if (c % 4 == 3 && !top.isEmpty()) {
+            if (c % 4 == 1 && !top.isEmpty()) {
+                // the best observation with one coordinate drawn anew: reaches other options of a choice
+                Observation o = top.get((c / 4) % top.size());
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                }
+                u[rng.nextInt(d)] = rng.nextDouble();
+            } else if (c % 4 == 3 && !top.isEmpty()) {
                 Observation o = top.get((c / 4) % top.size());
                 double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
                 double[] centre = o.raw() != null ? o.raw() : o.unit();
@@ -248,6 +264,29 @@ final class DngoTuner extends UnitCubeTuner {
             }
         }
         return out;
+    }
+
+    /**
+     * A factor in [0, 1) that vanishes at pending points and approaches 1 away from them:
+     * the product over pending points of {@code 1 - exp(-r^2 / (2 * 0.1^2))}, {@code r} the unit-cube
+     * distance over the coordinates active in both. The believed values alone barely move a network
+     * basis that is saturated around a pending point, so this keeps a batch from piling up there.
+     */
+    static double pendingPenalty(double[] unit, List<double[]> pendingUnits) {
+        double factor = 1;
+        for (double[] q : pendingUnits) {
+            double r2 = 0;
+            for (int j = 0; j < unit.length; j++) {
+                if (!Double.isNaN(unit[j]) && !Double.isNaN(q[j])) {
+                    double d = unit[j] - q[j];
+                    r2 += d * d;
+                } else if (Double.isNaN(unit[j]) != Double.isNaN(q[j])) {
+                    r2 += 1; // different nested branches
+                }
+            }
+            factor *= 1 - Math.exp(-r2 / (2 * PENDING_RADIUS * PENDING_RADIUS));
+        }
+        return factor;
     }
 
     /** The expected improvement of a prediction of the standardised loss over {@code incumbent}. */

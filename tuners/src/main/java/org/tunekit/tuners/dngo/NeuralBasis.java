@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
  * 2015) in shuffled mini-batches. Its last hidden layer is the basis of {@link BayesianLinearRegression}.
  *
  * <p>Everything is deterministic given the generator: the initial weights (Glorot uniform), the
- * order of the mini-batches, and {@link StrictMath#tanh} rather than a possibly intrinsic one, so a
- * network retrained from the same data in another process is the same network.
+ * order of the mini-batches; the activation is computed from {@link Math#exp}, whose result the JVM
+ * keeps the same in interpreted and compiled code, so a network retrained from the same data in
+ * another process on the same platform is the same network.
  */
 final class NeuralBasis {
     private static final double LEARNING_RATE = 0.01;
@@ -73,7 +74,7 @@ final class NeuralBasis {
             for (int i = 0; i < inputs; i++) {
                 s += w[row + i] * x[i];
             }
-            h1[j] = StrictMath.tanh(s);
+            h1[j] = tanh(s);
         }
         double out = w[b3];
         for (int j = 0; j < hidden; j++) {
@@ -82,10 +83,21 @@ final class NeuralBasis {
             for (int i = 0; i < hidden; i++) {
                 s += w[row + i] * h1[i];
             }
-            h2[j] = StrictMath.tanh(s);
+            h2[j] = tanh(s);
             out += w[w3 + j] * h2[j];
         }
         return out;
+    }
+
+    /** tanh(s) = 1 - 2 / (exp(2s) + 1); exact to a few ulps and much cheaper than {@link StrictMath#tanh}. */
+    static double tanh(double s) {
+        if (s > 20) {
+            return 1;
+        }
+        if (s < -20) {
+            return -1;
+        }
+        return 1 - 2 / (Math.exp(2 * s) + 1);
     }
 
     /**

@@ -29,17 +29,18 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * an eighth and reused in between.
  *
  * <p>The first {@code cold_start_num} suggestions are scrambled Sobol points. Afterwards each round
- * screens {@code min(selection_num_starting_points, 1000)} points (three quarters uniform, a
- * quarter near the best observations) with one prediction each, and builds up to three kinds of
- * candidate:
+ * screens {@code min(selection_num_starting_points, 1000)} points (half uniform, a quarter near
+ * the best observations, a quarter equal to one of them but for one coordinate drawn anew) with
+ * one prediction each, and builds up to three kinds of candidate:
  * <ul>
  *   <li><em>exploitation</em>: the point minimising the predicted mean, found by a short local
  *       search from the best screened points;</li>
  *   <li><em>exploration</em>: the point maximising the predicted variance, found likewise;</li>
  *   <li><em>re-sampling</em>: for every observation whose value lies outside the 95% interval that
  *       the process predicts for it from all the other observations (closed-form leave-one-out with
- *       the same kernel), a point next to it. An exact repeat is not possible, as suggestions are
- *       never repeated, so the re-sample is taken at a nearby new point.</li>
+ *       the same kernel), a point next to it, unless it has such a neighbour already. An exact repeat
+ *       is not possible, as suggestions are never repeated, so the re-sample is taken at a nearby
+ *       new point.</li>
  * </ul>
  * Each candidate's expected gain is its expected improvement over the best loss; for a re-sampling
  * candidate the prediction is the leave-one-out one (what the point would be worth if its
@@ -283,7 +284,7 @@ final class MetisTuner extends UnitCubeTuner {
         return out;
     }
 
-    /** Scores the screening points: uniform ones and, one in four, points near the best observations. */
+    /** Scores the screening points: uniform ones, points near the best observations, and best observations with one coordinate redrawn. */
     private List<Scored> screen(Data data, java.util.function.Function<double[], Scored> score, SplittableRandom rng) {
         int d = dimension();
         List<Observation> top = new ArrayList<>(data.from());
@@ -292,7 +293,15 @@ final class MetisTuner extends UnitCubeTuner {
         List<Scored> out = new ArrayList<>(startingPoints + 2 * LOCAL_STARTS * LOCAL_STEPS);
         for (int c = 0; c < startingPoints; c++) {
             double[] u = new double[d];
-            if (c % 4 == 3 && !top.isEmpty()) {
+            if (c % 4 == 1 && !top.isEmpty()) {
+                // the best observation with one coordinate drawn anew: reaches other options of a choice
+                Observation o = top.get((c / 4) % top.size());
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                }
+                u[rng.nextInt(d)] = rng.nextDouble();
+            } else if (c % 4 == 3 && !top.isEmpty()) {
                 Observation o = top.get((c / 4) % top.size());
                 double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
                 double[] centre = o.raw() != null ? o.raw() : o.unit();
@@ -377,9 +386,15 @@ final class MetisTuner extends UnitCubeTuner {
         outliers.sort((a, b) -> Double.compare(b[1], a[1]));
         List<Candidate> out = new ArrayList<>();
         int d = dimension();
-        for (double[] o : outliers.subList(0, Math.min(MAX_RESAMPLE_CANDIDATES, outliers.size()))) {
+        for (double[] o : outliers) {
+            if (out.size() >= MAX_RESAMPLE_CANDIDATES) {
+                break;
+            }
             int i = (int) o[0];
             Observation obs = data.from().get(i);
+            if (alreadyResampled(obs, data.from())) {
+                continue;
+            }
             double[] centre = obs.raw() != null ? obs.raw() : obs.unit();
             double[] u = new double[d];
             for (int j = 0; j < d; j++) {
@@ -390,6 +405,40 @@ final class MetisTuner extends UnitCubeTuner {
             out.add(new Candidate(u, Source.RESAMPLING, expectedImprovement(loo[0][i], Math.sqrt(loo[1][i]), incumbent)));
         }
         return out;
+    }
+
+    /**
+     * Whether another observation or a pending suggestion lies within {@code 3 * RESAMPLE_RADIUS} of
+     * {@code obs} (unit-cube distance over the coordinates active in both): then it has been
+     * re-sampled already, and one re-sample per observation is enough.
+     */
+    private boolean alreadyResampled(Observation obs, List<Observation> all) {
+        List<double[]> others = new ArrayList<>();
+        for (Observation o : all) {
+            if (o != obs) {
+                others.add(o.unit());
+            }
+        }
+        for (Proposal p : pending()) {
+            others.add(p.unit());
+        }
+        double limit = 9 * RESAMPLE_RADIUS * RESAMPLE_RADIUS;
+        for (double[] q : others) {
+            double r2 = 0;
+            double[] u = obs.unit();
+            for (int j = 0; j < u.length && r2 <= limit; j++) {
+                if (Double.isNaN(u[j]) != Double.isNaN(q[j])) {
+                    r2 = Double.POSITIVE_INFINITY;
+                } else if (!Double.isNaN(u[j])) {
+                    double d = u[j] - q[j];
+                    r2 += d * d;
+                }
+            }
+            if (r2 <= limit) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The expected improvement of a prediction of the standardised loss over {@code incumbent}. */

@@ -107,4 +107,31 @@ class DngoTunerTest extends UnitCubeTunerContract {
         assertThat(DngoTuner.expectedImprovement(1, 0, 0)).isEqualTo(0.0);
         assertThat(DngoTuner.expectedImprovement(0, 1, 0)).isCloseTo(1 / Math.sqrt(2 * Math.PI), Offset.offset(1e-12));
     }
+
+    @Test
+    void jacobiRotationsDiagonaliseASymmetricMatrixWithRepeatedEigenvalues() {
+        double[][] m = {{2, 1, 0, 0}, {1, 2, 0, 0}, {0, 0, 3, 0}, {0, 0, 0, 3}};
+        BayesianLinearRegression.Eigen e = BayesianLinearRegression.jacobi(m);
+        double[] sorted = e.lambda().clone();
+        java.util.Arrays.sort(sorted);
+        assertThat(sorted).containsExactly(new double[] {1, 3, 3, 3}, Offset.offset(1e-12));
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < 4; i++) {
+                double mv = 0;
+                for (int j = 0; j < 4; j++) {
+                    mv += m[i][j] * e.v()[j][k];
+                }
+                assertThat(mv).isCloseTo(e.lambda()[k] * e.v()[i][k], Offset.offset(1e-12));
+            }
+        }
+    }
+
+    @Test
+    void pendingPointsDampTheAcquisitionNextToThem() {
+        List<double[]> pending = List.of(new double[] {0.5, 0.5});
+        assertThat(DngoTuner.pendingPenalty(new double[] {0.5, 0.5}, pending)).isZero();
+        assertThat(DngoTuner.pendingPenalty(new double[] {0.55, 0.5}, pending)).isLessThan(0.2);
+        assertThat(DngoTuner.pendingPenalty(new double[] {0.9, 0.1}, pending)).isGreaterThan(0.99);
+        assertThat(DngoTuner.pendingPenalty(new double[] {0.5, 0.5}, List.of())).isEqualTo(1.0);
+    }
 }
