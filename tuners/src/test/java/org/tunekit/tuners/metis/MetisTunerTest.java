@@ -89,7 +89,7 @@ class MetisTunerTest extends UnitCubeTunerContract {
     }
 
     @Test
-    void withoutCandidatesTheModelStillExploitsWhenAskedTo() throws Exception {
+    void withoutExplorationAndResamplingEveryRoundExploits() throws Exception {
         MetisTuner tuner = metis(Map.of("seed", 4L, "optimize_mode", "minimize", "exploration_probability", 0.0,
                 "no_resampling", true));
         tuner.updateSearchSpace(square());
