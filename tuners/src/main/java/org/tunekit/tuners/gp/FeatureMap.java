@@ -12,7 +12,7 @@ import org.tunekit.sdk.space.EncodedSpace;
  * inactive one is all zeros. Each coordinate is one length-scale <em>group</em>: the inputs of a
  * one-hot encoding share a length-scale.
  */
-final class FeatureMap {
+public final class FeatureMap {
     private static final double ONE_HOT = Math.sqrt(0.5);
 
     private final int[] offset;
@@ -20,7 +20,8 @@ final class FeatureMap {
     private final int[] groupOf;
     private final int size;
 
-    FeatureMap(EncodedSpace space) {
+    /** The map of an encoded space's unit vectors. */
+    public FeatureMap(EncodedSpace space) {
         List<EncodedSpace.Dimension> dims = space.dimensions();
         offset = new int[dims.size()];
         cardinality = new int[dims.size()];
@@ -40,22 +41,22 @@ final class FeatureMap {
     }
 
     /** The number of inputs. */
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The number of length-scale groups (one per coordinate). */
-    int groups() {
+    public int groups() {
         return offset.length;
     }
 
     /** The group of each input. */
-    int[] groupOf() {
+    public int[] groupOf() {
         return groupOf;
     }
 
     /** The inputs of a unit vector ({@code NaN} marks inactive coordinates). */
-    double[] features(double[] unit) {
+    public double[] features(double[] unit) {
         double[] f = new double[size];
         for (int i = 0; i < offset.length; i++) {
             double u = unit[i];

@@ -16,7 +16,7 @@ import org.hipparchus.linear.DecompositionSolver;
  * Barzilai-Borwein steps and backtracking inside box bounds. The noise variance is fixed.
  * Targets are expected to be standardised (zero mean, unit variance).
  */
-final class GaussianProcess {
+public final class GaussianProcess {
     static final double MIN_LOG_AMPLITUDE = Math.log(0.01);
     static final double MAX_LOG_AMPLITUDE = Math.log(100);
     static final double MIN_LOG_LENGTH = Math.log(0.01);
@@ -41,7 +41,7 @@ final class GaussianProcess {
      * @param kernel  the Matérn kernel
      * @param noise   the noise variance added to the diagonal
      */
-    GaussianProcess(double[][] x, double[] y, int[] groupOf, int groups, MaternKernel kernel, double noise) {
+    public GaussianProcess(double[][] x, double[] y, int[] groupOf, int groups, MaternKernel kernel, double noise) {
         this.x = x;
         this.y = y;
         this.groups = groups;
@@ -63,7 +63,7 @@ final class GaussianProcess {
     }
 
     /** The default hyper-parameters: unit amplitude, every length-scale at the prior's centre. */
-    static double[] defaultTheta(int groups) {
+    public static double[] defaultTheta(int groups) {
         double[] t = new double[groups + 1];
         java.util.Arrays.fill(t, PRIOR_LOG_LENGTH);
         t[0] = 0;
@@ -149,7 +149,7 @@ final class GaussianProcess {
      * Maximises the objective from each start; returns the best end point (or the first start when
      * no evaluation succeeded).
      */
-    double[] fit(List<double[]> starts, int maxIterations) {
+    public double[] fit(List<double[]> starts, int maxIterations) {
         double[] best = clampTheta(starts.get(0));
         double bestValue = Double.NEGATIVE_INFINITY;
         for (double[] start : starts) {
@@ -210,7 +210,7 @@ final class GaussianProcess {
     }
 
     /** The posterior given hyper-parameters {@code theta}, or {@code null} when K cannot be factorised even with added jitter. */
-    Posterior posterior(double[] theta) {
+    public Posterior posterior(double[] theta) {
         int n = x.length;
         double amp = Math.exp(theta[0]);
         double[] inv2 = new double[groups];
@@ -245,7 +245,7 @@ final class GaussianProcess {
     }
 
     /** A fitted posterior: predicts mean and variance of the latent function. */
-    static final class Posterior {
+    public static final class Posterior {
         private final double[][] x;
         private final double[][] l;
         private final double[] alpha;
@@ -267,7 +267,7 @@ final class GaussianProcess {
          *
          * @return {mean, variance}
          */
-        double[] predict(double[] f, int[] groupOfInput) {
+        public double[] predict(double[] f, int[] groupOfInput) {
             int n = x.length;
             double[] ks = new double[n];
             double mean = 0;
@@ -294,6 +294,44 @@ final class GaussianProcess {
                 vv += s * s;
             }
             return new double[] {mean, Math.max(amp - vv, 1e-12 * amp)};
+        }
+
+        /**
+         * Leave-one-out predictions at the training points (Rasmussen and Williams, section 5.4.2):
+         * for each point {@code i}, the mean and variance of the observation {@code y_i} predicted by
+         * the same hyper-parameters from all the other points, {@code y_i - alpha_i / [K^-1]_ii} and
+         * {@code 1 / [K^-1]_ii}, where {@code K} includes the noise (and any jitter) on its diagonal.
+         *
+         * @param y the targets the posterior was built from
+         * @return {means, variances}
+         */
+        public double[][] leaveOneOut(double[] y) {
+            int n = x.length;
+            // diag(K^-1) = column sums of squares of L^-1; column i of L^-1 solves L z = e_i
+            double[] diag = new double[n];
+            double[] z = new double[n];
+            for (int i = 0; i < n; i++) {
+                java.util.Arrays.fill(z, 0, i, 0);
+                z[i] = 1 / l[i][i];
+                double ss = z[i] * z[i];
+                for (int r = i + 1; r < n; r++) {
+                    double s = 0;
+                    double[] lr = l[r];
+                    for (int c = i; c < r; c++) {
+                        s -= lr[c] * z[c];
+                    }
+                    z[r] = s / lr[r];
+                    ss += z[r] * z[r];
+                }
+                diag[i] = ss;
+            }
+            double[] mean = new double[n];
+            double[] variance = new double[n];
+            for (int i = 0; i < n; i++) {
+                mean[i] = y[i] - alpha[i] / diag[i];
+                variance[i] = 1 / diag[i];
+            }
+            return new double[][] {mean, variance};
         }
     }
 }

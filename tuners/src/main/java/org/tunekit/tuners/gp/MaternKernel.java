@@ -5,7 +5,7 @@ package org.tunekit.tuners.gp;
  * and 5/2 (Rasmussen and Williams, "Gaussian Processes for Machine Learning", section 4.2.1),
  * with unit amplitude.
  */
-enum MaternKernel {
+public enum MaternKernel {
     /** nu = 1/2: exp(-r). */
     HALF,
     /** nu = 3/2: (1 + sqrt3 r) exp(-sqrt3 r). */
@@ -16,7 +16,8 @@ enum MaternKernel {
     private static final double SQRT3 = Math.sqrt(3);
     private static final double SQRT5 = Math.sqrt(5);
 
-    static MaternKernel of(double nu) {
+    /** The kernel of smoothness {@code nu} (0.5, 1.5 or 2.5), or {@code null} for any other value. */
+    public static MaternKernel of(double nu) {
         if (nu == 0.5) {
             return HALF;
         }

@@ -21,8 +21,10 @@ import org.tunekit.tuners.evolution.EvolutionTunerProvider;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
 import org.tunekit.tuners.regevo.RegularizedEvolutionTunerProvider;
 import org.tunekit.tuners.cmaes.CmaEsTunerProvider;
+import org.tunekit.tuners.dngo.DngoTunerProvider;
 import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.pbt.PbtTunerProvider;
+import org.tunekit.tuners.metis.MetisTunerProvider;
 import org.tunekit.tuners.random.RandomTunerProvider;
 import org.tunekit.tuners.smac.SmacTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
@@ -178,5 +180,15 @@ class BuiltInTunerContractTest {
     @Test
     void smac() {
         TunerTestKit.forProvider(new SmacTunerProvider()).withArguments(Map.of("seed", 7, "n_startup_jobs", 3)).checkContract();
+    }
+
+    @Test
+    void metis() {
+        TunerTestKit.forProvider(new MetisTunerProvider()).withArguments(Map.of("seed", 7, "cold_start_num", 3)).checkContract();
+    }
+
+    @Test
+    void dngo() {
+        TunerTestKit.forProvider(new DngoTunerProvider()).withArguments(Map.of("seed", 7, "num_epochs_per_training", 100)).checkContract();
     }
 }

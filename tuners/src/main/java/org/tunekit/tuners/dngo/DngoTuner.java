@@ -1,0 +1,351 @@
+package org.tunekit.tuners.dngo;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.hipparchus.special.Erf;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.gp.FeatureMap;
+import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
+
+/**
+ * DNGO (Snoek et al., ICML 2015) over the unit cube of the encoded space, so every parameter type
+ * is supported, nested choices included.
+ *
+ * <p>Model: a {@link NeuralBasis} network (two hidden layers of {@value #HIDDEN} tanh units) on
+ * the {@link FeatureMap} inputs, trained for {@code num_epochs_per_training} epochs on the
+ * standardised losses ({@code +inf} counts as the worst finite loss, {@code NaN} and {@code -inf}
+ * are left out). Its last hidden layer is the basis of a {@link BayesianLinearRegression} whose
+ * precisions are chosen by maximising the marginal likelihood. The network is trained first when
+ * the model is first needed and retrained whenever {@code trials_per_update} new results have
+ * arrived; the regression is refitted on every suggestion, so every result counts at once.
+ *
+ * <p>Suggestions: the first {@value #INITIAL_DESIGN} are points of a scrambled Sobol sequence. Then
+ * {@code min(sample_size, 5000)} candidates (half uniform, a quarter near the best
+ * observations, a quarter equal to one of them but for one coordinate drawn anew) are scored by
+ * expected improvement, the best {@value #LOCAL_STARTS} are improved by a short (1+1) local
+ * search, and the best candidate that is not a known set is suggested. Pending suggestions enter
+ * the regression with their predicted mean as their value (kriging believer), and the expected
+ * improvement is damped next to them (see {@link #pendingPenalty}).
+ *
+ * <p>A checkpoint records how many observations the network was last trained on; loading it
+ * retrains the network on those observations with the same seed, which gives the same network.
+ */
+final class DngoTuner extends UnitCubeTuner {
+    static final int HIDDEN = 50;
+    static final int INITIAL_DESIGN = 10;
+    static final int MAX_SAMPLE_SIZE = 5000;
+    private static final int LOCAL_STARTS = 5;
+    private static final int LOCAL_STEPS = 20;
+    private static final double PENDING_RADIUS = 0.1;
+    private static final long NETWORK_STREAM = 0xD5607L;
+
+    private final int sampleSize;
+    private final int trialsPerUpdate;
+    private final int epochs;
+
+    private FeatureMap features;
+    private ScrambledSobol sobol;
+    private NeuralBasis network;
+    /** How many observations (a prefix of {@link #observations()}) the network was trained on; 0 when untrained. */
+    private int trainedOn;
+    private List<double[]> ranked = List.of();
+
+    DngoTuner(OptimizeMode mode, long seed, int sampleSize, int trialsPerUpdate, int epochs) {
+        super("DNGOTuner", mode, seed);
+        this.sampleSize = sampleSize;
+        this.trialsPerUpdate = trialsPerUpdate;
+        this.epochs = epochs;
+    }
+
+    static DngoTuner create(ClassArguments a) {
+        a.requireOnly("optimize_mode", "sample_size", "trials_per_update", "num_epochs_per_training", "seed");
+        OptimizeMode mode = OptimizeMode.from(a, OptimizeMode.MAXIMIZE);
+        int sampleSize = a.getInt("sample_size", 1000, 1);
+        int trialsPerUpdate = a.getInt("trials_per_update", 20, 1);
+        int epochs = a.getInt("num_epochs_per_training", 500, 1);
+        return new DngoTuner(mode, seedOf(a), Math.min(sampleSize, MAX_SAMPLE_SIZE), trialsPerUpdate, epochs);
+    }
+
+    @Override
+    protected void spaceChanged(EncodedSpace space) {
+        features = new FeatureMap(space);
+        sobol = new ScrambledSobol(space.size(), seed());
+        network = null;
+        trainedOn = 0;
+    }
+
+    // ------------------------------------------------------------------------------- training data
+
+    /** Inputs and standardised targets of the usable observations among the first {@code count}. */
+    private record Data(double[][] x, double[] y, List<Observation> from) {}
+
+    private Data data(int count) {
+        List<Observation> all = observations().subList(0, count);
+        double worst = Double.NEGATIVE_INFINITY;
+        for (Observation o : all) {
+            if (Double.isFinite(o.loss())) {
+                worst = Math.max(worst, o.loss());
+            }
+        }
+        List<Observation> usable = new ArrayList<>();
+        for (Observation o : all) {
+            if (Double.isFinite(o.loss()) || (o.loss() == Double.POSITIVE_INFINITY && worst > Double.NEGATIVE_INFINITY)) {
+                usable.add(o);
+            }
+        }
+        int n = usable.size();
+        double[][] x = new double[n][];
+        double[] y = new double[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            Observation o = usable.get(i);
+            x[i] = features.features(o.unit());
+            y[i] = o.loss() == Double.POSITIVE_INFINITY ? worst : o.loss();
+            sum += y[i];
+        }
+        double mean = n == 0 ? 0 : sum / n;
+        double ss = 0;
+        for (double v : y) {
+            ss += (v - mean) * (v - mean);
+        }
+        double scale = n < 2 ? 1 : Math.sqrt(ss / n);
+        if (!(scale > 1e-12 * Math.max(1, Math.abs(mean)))) {
+            scale = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            y[i] = (y[i] - mean) / scale;
+        }
+        return new Data(x, y, usable);
+    }
+
+    /** Trains a fresh network on the first {@code count} observations, seeded by {@code count}. */
+    private void train(int count) {
+        Data d = data(count);
+        SplittableRandom rng = rngFor(NETWORK_STREAM, count);
+        network = new NeuralBasis(features.size(), HIDDEN, rng);
+        if (d.y().length > 0) {
+            network.train(d.x(), d.y(), epochs, rng);
+        }
+        trainedOn = count;
+    }
+
+    // ------------------------------------------------------------------------------- proposals
+
+    @Override
+    protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
+        if (attempt == 0) {
+            ranked = List.of();
+        }
+        int count = observations().size();
+        Data data = data(count);
+        if (data.y().length < 2 || data.y().length + pending().size() < INITIAL_DESIGN || dimension() == 0) {
+            return sobol.next();
+        }
+        if (attempt == 0) {
+            if (network == null || count - trainedOn >= trialsPerUpdate) {
+                train(count);
+            }
+            ranked = rank(data, rng);
+        }
+        return attempt < ranked.size() ? ranked.get(attempt) : null;
+    }
+
+    private double[] design(double[] unit) {
+        double[] b = network.basis(features.features(unit));
+        double[] phi = Arrays.copyOf(b, b.length + 1);
+        phi[b.length] = 1;
+        return phi;
+    }
+
+    private record Scored(double[] point, double ei) {}
+
+    private List<double[]> rank(Data data, SplittableRandom rng) {
+        int n = data.y().length;
+        double[][] phi = new double[n][];
+        double best = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            phi[i] = design(data.from().get(i).unit());
+            best = Math.min(best, data.y()[i]);
+        }
+        BayesianLinearRegression.Precisions precisions = BayesianLinearRegression.fit(phi, data.y());
+        BayesianLinearRegression.Posterior posterior = BayesianLinearRegression.posterior(phi, data.y(), precisions);
+        if (!pending().isEmpty()) {
+            int p = pending().size();
+            double[][] phiB = Arrays.copyOf(phi, n + p);
+            double[] yB = Arrays.copyOf(data.y(), n + p);
+            int i = n;
+            for (Proposal pr : pending()) {
+                phiB[i] = design(pr.unit());
+                yB[i] = posterior.predict(phiB[i])[0];
+                best = Math.min(best, yB[i]);
+                i++;
+            }
+            posterior = BayesianLinearRegression.posterior(phiB, yB, precisions);
+        }
+        final BayesianLinearRegression.Posterior model = posterior;
+        final double incumbent = best;
+        final List<double[]> busy = new ArrayList<>();
+        for (Proposal pr : pending()) {
+            busy.add(pr.unit());
+        }
+        java.util.function.Function<double[], Scored> score = u -> {
+            double[] unit = canonicalUnit(u);
+            double[] pred = model.predict(design(unit));
+            return new Scored(u, expectedImprovement(pred[0], Math.sqrt(pred[1]), incumbent) * pendingPenalty(unit, busy));
+        };
+
+        int d = dimension();
+        List<Observation> top = new ArrayList<>(data.from());
+        top.sort(Comparator.comparingDouble(Observation::loss));
+        top = top.subList(0, Math.min(5, top.size()));
+        List<Scored> scored = new ArrayList<>(sampleSize + LOCAL_STARTS * LOCAL_STEPS);
+        for (int c = 0; c < sampleSize; c++) {
+            double[] u = new double[d];
+            if (c % 4 == 1 && !top.isEmpty()) {
+                // the best observation with one coordinate drawn anew: reaches other options of a choice
+                Observation o = top.get((c / 4) % top.size());
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                }
+                u[rng.nextInt(d)] = rng.nextDouble();
+            } else if (c % 4 == 3 && !top.isEmpty()) {
+                Observation o = top.get((c / 4) % top.size());
+                double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    double mu = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                    u[j] = Math.max(0, Math.min(1, mu + sd * rng.nextGaussian()));
+                }
+            } else {
+                for (int j = 0; j < d; j++) {
+                    u[j] = rng.nextDouble();
+                }
+            }
+            scored.add(score.apply(u));
+        }
+        List<Scored> starts = new ArrayList<>(scored);
+        starts.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
+        for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
+            Scored current = starts.get(k);
+            double step = 0.05;
+            for (int t = 0; t < LOCAL_STEPS; t++) {
+                double[] v = new double[d];
+                for (int j = 0; j < d; j++) {
+                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
+                }
+                Scored s = score.apply(v);
+                scored.add(s);
+                if (s.ei() > current.ei()) {
+                    current = s;
+                    step = Math.min(0.2, step * 1.5);
+                } else {
+                    step = Math.max(1e-4, step * 0.8);
+                }
+            }
+        }
+        scored.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
+        List<double[]> out = new ArrayList<>();
+        Set<UnitKey> distinct = new HashSet<>();
+        for (int k = 0; k < scored.size() && out.size() < PROPOSAL_ATTEMPTS; k++) {
+            double[] u = scored.get(k).point();
+            if (distinct.add(new UnitKey(canonicalUnit(u)))) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A factor in [0, 1) that vanishes at pending points and approaches 1 away from them:
+     * the product over pending points of {@code 1 - exp(-r^2 / (2 * 0.1^2))}, {@code r} the unit-cube
+     * distance over the coordinates active in both. The believed values alone barely move a network
+     * basis that is saturated around a pending point, so this keeps a batch from piling up there.
+     */
+    static double pendingPenalty(double[] unit, List<double[]> pendingUnits) {
+        double factor = 1;
+        for (double[] q : pendingUnits) {
+            double r2 = 0;
+            for (int j = 0; j < unit.length; j++) {
+                if (!Double.isNaN(unit[j]) && !Double.isNaN(q[j])) {
+                    double d = unit[j] - q[j];
+                    r2 += d * d;
+                } else if (Double.isNaN(unit[j]) != Double.isNaN(q[j])) {
+                    r2 += 1; // different nested branches
+                }
+            }
+            factor *= 1 - Math.exp(-r2 / (2 * PENDING_RADIUS * PENDING_RADIUS));
+        }
+        return factor;
+    }
+
+    /** The expected improvement of a prediction of the standardised loss over {@code incumbent}. */
+    static double expectedImprovement(double mean, double sd, double incumbent) {
+        double improvement = incumbent - mean;
+        if (!(sd > 1e-12)) {
+            return Math.max(0, improvement);
+        }
+        double z = improvement / sd;
+        return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+    }
+
+    /** A unit vector as a hash key. */
+    private record UnitKey(double[] v) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof UnitKey k && Arrays.equals(v, k.v);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(v);
+        }
+    }
+
+    // ------------------------------------------------------------------------------- checkpoint
+
+    @Override
+    protected void writeState(List<String> lines) {
+        lines.add("dngo.sobol " + sobol.index());
+        lines.add("dngo.trained " + (network == null ? -1 : trainedOn));
+    }
+
+    @Override
+    protected void readState(Map<String, List<String[]>> lines) throws IOException {
+        features = new FeatureMap(encoded());
+        sobol = new ScrambledSobol(dimension(), seed());
+        List<String[]> s = lines.get("dngo.sobol");
+        List<String[]> t = lines.get("dngo.trained");
+        if (s == null || t == null) {
+            throw new IOException("checkpoint lacks a dngo.sobol or dngo.trained line");
+        }
+        sobol.skipTo(Long.parseLong(s.get(0)[1]));
+        int count = Integer.parseInt(t.get(0)[1]);
+        if (count > observations().size()) {
+            throw new IOException("checkpoint says the network was trained on " + count + " observations, it holds "
+                    + observations().size());
+        }
+        network = null;
+        trainedOn = 0;
+        if (count >= 0) {
+            train(count);
+        }
+    }
+
+    // ------------------------------------------------------------------------------- for tests
+
+    /** How many observations the network was last trained on, or -1 when it is untrained. */
+    int trainedOn() {
+        return network == null ? -1 : trainedOn;
+    }
+}

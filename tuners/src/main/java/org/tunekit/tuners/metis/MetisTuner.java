@@ -1,0 +1,498 @@
+package org.tunekit.tuners.metis;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.hipparchus.special.Erf;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.gp.FeatureMap;
+import org.tunekit.tuners.gp.GaussianProcess;
+import org.tunekit.tuners.gp.MaternKernel;
+import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
+
+/**
+ * Metis (Li et al., USENIX ATC 2018) over the unit cube of the encoded space, so every parameter
+ * type is supported, nested choices included.
+ *
+ * <p>Model: a Gaussian process with a Matérn 5/2 kernel on the {@link FeatureMap} inputs and the
+ * standardised losses ({@code +inf} counts as the worst finite loss, {@code NaN} and {@code -inf}
+ * are left out). Its hyper-parameters are refitted whenever the number of observations has grown by
+ * an eighth and reused in between.
+ *
+ * <p>The first {@code cold_start_num} suggestions are scrambled Sobol points. Afterwards each round
+ * screens {@code min(selection_num_starting_points, 1000)} points (half uniform, a quarter near
+ * the best observations, a quarter equal to one of them but for one coordinate drawn anew) with
+ * one prediction each, and builds up to three kinds of candidate:
+ * <ul>
+ *   <li><em>exploitation</em>: the point minimising the predicted mean, found by a short local
+ *       search from the best screened points;</li>
+ *   <li><em>exploration</em>: the point maximising the predicted variance, found likewise;</li>
+ *   <li><em>re-sampling</em>: for every observation whose value lies outside the 95% interval that
+ *       the process predicts for it from all the other observations (closed-form leave-one-out with
+ *       the same kernel), a point next to it, unless it has such a neighbour already. An exact repeat
+ *       is not possible, as suggestions are never repeated, so the re-sample is taken at a nearby
+ *       new point.</li>
+ * </ul>
+ * Each candidate's expected gain is its expected improvement over the best loss; for a re-sampling
+ * candidate the prediction is the leave-one-out one (what the point would be worth if its
+ * observation were an outlier). The candidate with the largest gain is suggested. The exploration
+ * candidate takes part with probability {@code exploration_probability}; {@code no_resampling}
+ * leaves out re-sampling and {@code no_candidates} leaves out exploitation and exploration (then
+ * only re-sampling candidates or random points are suggested).
+ *
+ * <p>Pending suggestions enter the model with their predicted mean as their value (kriging
+ * believer), which shrinks the variance next to them and spreads a batch out.
+ */
+final class MetisTuner extends UnitCubeTuner {
+    static final int MAX_STARTING_POINTS = 1000;
+    private static final int LOCAL_STARTS = 3;
+    private static final int LOCAL_STEPS = 20;
+    private static final int FIT_ITERATIONS = 30;
+    private static final int MAX_FIT_POINTS = 300;
+    private static final double NOISE = 1e-5;
+    private static final double OUTLIER_Z = 1.96;
+    private static final int MAX_RESAMPLE_CANDIDATES = 5;
+    private static final double RESAMPLE_RADIUS = 0.01;
+    private static final long FIT_STREAM = 0x3E715L;
+
+    /** The kinds of candidate a round produces. */
+    enum Source { EXPLOITATION, EXPLORATION, RESAMPLING }
+
+    private final boolean noResampling;
+    private final boolean noCandidates;
+    private final int startingPoints;
+    private final int coldStart;
+    private final double explorationProbability;
+
+    private FeatureMap features;
+    private ScrambledSobol sobol;
+    private double[] theta;
+    private int fittedAt;
+    private List<double[]> ranked = List.of();
+    private Source lastSource;
+
+    MetisTuner(OptimizeMode mode, long seed, boolean noResampling, boolean noCandidates, int startingPoints, int coldStart,
+            double explorationProbability) {
+        super("MetisTuner", mode, seed);
+        this.noResampling = noResampling;
+        this.noCandidates = noCandidates;
+        this.startingPoints = startingPoints;
+        this.coldStart = coldStart;
+        this.explorationProbability = explorationProbability;
+    }
+
+    static MetisTuner create(ClassArguments a) {
+        a.requireOnly("optimize_mode", "no_resampling", "no_candidates", "selection_num_starting_points", "cold_start_num",
+                "exploration_probability", "seed");
+        OptimizeMode mode = OptimizeMode.from(a, OptimizeMode.MAXIMIZE);
+        boolean noResampling = a.getBoolean("no_resampling", false);
+        boolean noCandidates = a.getBoolean("no_candidates", false);
+        int starts = a.getInt("selection_num_starting_points", 600, 1);
+        int coldStart = a.getInt("cold_start_num", 10, 1);
+        double exploration = a.getDouble("exploration_probability", 0.9, 0, 1);
+        return new MetisTuner(mode, seedOf(a), noResampling, noCandidates, Math.min(starts, MAX_STARTING_POINTS), coldStart,
+                exploration);
+    }
+
+    @Override
+    protected void spaceChanged(EncodedSpace space) {
+        features = new FeatureMap(space);
+        sobol = new ScrambledSobol(space.size(), seed());
+        theta = null;
+        fittedAt = 0;
+    }
+
+    // ------------------------------------------------------------------------------- training data
+
+    /** The usable observations: inputs, standardised targets, and the observations they come from. */
+    private record Data(double[][] x, double[] y, List<Observation> from) {}
+
+    private Data data() {
+        double worst = Double.NEGATIVE_INFINITY;
+        for (Observation o : observations()) {
+            if (Double.isFinite(o.loss())) {
+                worst = Math.max(worst, o.loss());
+            }
+        }
+        List<Observation> usable = new ArrayList<>();
+        for (Observation o : observations()) {
+            if (Double.isFinite(o.loss()) || (o.loss() == Double.POSITIVE_INFINITY && worst > Double.NEGATIVE_INFINITY)) {
+                usable.add(o);
+            }
+        }
+        int n = usable.size();
+        double[][] x = new double[n][];
+        double[] y = new double[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            Observation o = usable.get(i);
+            x[i] = features.features(o.unit());
+            y[i] = o.loss() == Double.POSITIVE_INFINITY ? worst : o.loss();
+            sum += y[i];
+        }
+        double mean = n == 0 ? 0 : sum / n;
+        double ss = 0;
+        for (double v : y) {
+            ss += (v - mean) * (v - mean);
+        }
+        double scale = n < 2 ? 1 : Math.sqrt(ss / n);
+        if (!(scale > 1e-12 * Math.max(1, Math.abs(mean)))) {
+            scale = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            y[i] = (y[i] - mean) / scale;
+        }
+        return new Data(x, y, usable);
+    }
+
+    private void refitIfDue(Data data) {
+        int n = data.y().length;
+        if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
+            return;
+        }
+        double[][] x = data.x();
+        double[] y = data.y();
+        if (n > MAX_FIT_POINTS) {
+            x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
+            y = Arrays.copyOfRange(y, n - MAX_FIT_POINTS, n);
+        }
+        GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), MaternKernel.FIVE_HALVES, NOISE);
+        List<double[]> starts = new ArrayList<>();
+        if (theta != null) {
+            starts.add(theta);
+        }
+        starts.add(GaussianProcess.defaultTheta(features.groups()));
+        SplittableRandom rng = rngFor(FIT_STREAM, n);
+        double[] random = new double[features.groups() + 1];
+        random[0] = rng.nextDouble(-1, 1);
+        for (int g = 1; g < random.length; g++) {
+            random[g] = rng.nextDouble(Math.log(0.05), Math.log(2));
+        }
+        starts.add(random);
+        theta = gp.fit(starts, FIT_ITERATIONS);
+        fittedAt = n;
+    }
+
+    // ------------------------------------------------------------------------------- proposals
+
+    @Override
+    protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
+        if (attempt == 0) {
+            ranked = List.of();
+            lastSource = null;
+        }
+        Data data = data();
+        if (data.y().length < 2 || data.y().length + pending().size() < coldStart || dimension() == 0) {
+            return sobol.next();
+        }
+        if (attempt == 0) {
+            ranked = rank(data, rng);
+        }
+        return attempt < ranked.size() ? ranked.get(attempt) : null;
+    }
+
+    /** A candidate with its source and expected gain. */
+    private record Candidate(double[] point, Source source, double gain) {}
+
+    /** One evaluated point: its prediction (standardised loss) and expected improvement. */
+    private record Scored(double[] point, double mean, double variance, double ei) {}
+
+    private List<double[]> rank(Data data, SplittableRandom rng) {
+        refitIfDue(data);
+        int[] groupOf = features.groupOf();
+        GaussianProcess.Posterior posterior = new GaussianProcess(data.x(), data.y(), groupOf, features.groups(),
+                MaternKernel.FIVE_HALVES, NOISE).posterior(theta);
+        if (posterior == null) {
+            return List.of();
+        }
+        int n = data.y().length;
+        double best = Double.POSITIVE_INFINITY;
+        for (double v : data.y()) {
+            best = Math.min(best, v);
+        }
+
+        // re-sampling candidates come from the real observations only
+        List<Candidate> candidates = new ArrayList<>();
+        if (!noResampling) {
+            candidates.addAll(resamplingCandidates(data, posterior, rng));
+        }
+
+        GaussianProcess.Posterior model = posterior;
+        if (!pending().isEmpty()) {
+            int p = pending().size();
+            double[][] x = Arrays.copyOf(data.x(), n + p);
+            double[] y = Arrays.copyOf(data.y(), n + p);
+            int i = n;
+            for (Proposal pr : pending()) {
+                x[i] = features.features(pr.unit());
+                y[i] = posterior.predict(x[i], groupOf)[0];
+                best = Math.min(best, y[i]);
+                i++;
+            }
+            GaussianProcess.Posterior believed = new GaussianProcess(x, y, groupOf, features.groups(), MaternKernel.FIVE_HALVES,
+                    NOISE).posterior(theta);
+            if (believed != null) {
+                model = believed;
+            }
+        }
+        final double incumbent = best;
+        final GaussianProcess.Posterior m = model;
+        java.util.function.Function<double[], Scored> score = u -> {
+            double[] pred = m.predict(features.features(canonicalUnit(u)), groupOf);
+            return new Scored(u, pred[0], pred[1], expectedImprovement(pred[0], Math.sqrt(pred[1]), incumbent));
+        };
+
+        List<Scored> scored = screen(data, score, rng);
+        boolean explore = rng.nextDouble() < explorationProbability;
+        if (!noCandidates) {
+            Scored exploit = localSearch(scored, Comparator.comparingDouble(Scored::mean), score, rng);
+            candidates.add(new Candidate(exploit.point(), Source.EXPLOITATION, exploit.ei()));
+            if (explore) {
+                Scored far = localSearch(scored, Comparator.comparingDouble((Scored s) -> s.variance()).reversed(), score, rng);
+                candidates.add(new Candidate(far.point(), Source.EXPLORATION, far.ei()));
+            }
+        }
+        candidates.sort(Comparator.comparingDouble((Candidate c) -> c.gain()).reversed());
+        lastSource = candidates.isEmpty() ? null : candidates.get(0).source();
+
+        List<double[]> out = new ArrayList<>();
+        Set<UnitKey> distinct = new HashSet<>();
+        for (Candidate c : candidates) {
+            if (distinct.add(new UnitKey(canonicalUnit(c.point())))) {
+                out.add(c.point());
+            }
+        }
+        if (noCandidates) {
+            return out; // then random points
+        }
+        scored.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
+        for (int k = 0; k < scored.size() && out.size() < PROPOSAL_ATTEMPTS; k++) {
+            double[] u = scored.get(k).point();
+            if (distinct.add(new UnitKey(canonicalUnit(u)))) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    /** Scores the screening points: uniform ones, points near the best observations, and best observations with one coordinate redrawn. */
+    private List<Scored> screen(Data data, java.util.function.Function<double[], Scored> score, SplittableRandom rng) {
+        int d = dimension();
+        List<Observation> top = new ArrayList<>(data.from());
+        top.sort(Comparator.comparingDouble(Observation::loss));
+        top = top.subList(0, Math.min(5, top.size()));
+        List<Scored> out = new ArrayList<>(startingPoints + 2 * LOCAL_STARTS * LOCAL_STEPS);
+        for (int c = 0; c < startingPoints; c++) {
+            double[] u = new double[d];
+            if (c % 4 == 1 && !top.isEmpty()) {
+                // the best observation with one coordinate drawn anew: reaches other options of a choice
+                Observation o = top.get((c / 4) % top.size());
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                }
+                u[rng.nextInt(d)] = rng.nextDouble();
+            } else if (c % 4 == 3 && !top.isEmpty()) {
+                Observation o = top.get((c / 4) % top.size());
+                double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
+                double[] centre = o.raw() != null ? o.raw() : o.unit();
+                for (int j = 0; j < d; j++) {
+                    double mu = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                    u[j] = Math.max(0, Math.min(1, mu + sd * rng.nextGaussian()));
+                }
+            } else {
+                for (int j = 0; j < d; j++) {
+                    u[j] = rng.nextDouble();
+                }
+            }
+            out.add(score.apply(u));
+        }
+        return out;
+    }
+
+    /**
+     * A (1+1) local search from the {@value #LOCAL_STARTS} best screened points in the given order;
+     * every point it evaluates is added to {@code scored}. Returns the best point found.
+     */
+    private Scored localSearch(List<Scored> scored, Comparator<Scored> order, java.util.function.Function<double[], Scored> score,
+            SplittableRandom rng) {
+        List<Scored> starts = new ArrayList<>(scored);
+        starts.sort(order);
+        int d = dimension();
+        Scored best = starts.get(0);
+        for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
+            Scored current = starts.get(k);
+            double step = 0.05;
+            for (int t = 0; t < LOCAL_STEPS; t++) {
+                double[] v = new double[d];
+                for (int j = 0; j < d; j++) {
+                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
+                }
+                Scored s = score.apply(v);
+                scored.add(s);
+                if (order.compare(s, current) < 0) {
+                    current = s;
+                    step = Math.min(0.2, step * 1.5);
+                } else {
+                    step = Math.max(1e-4, step * 0.8);
+                }
+            }
+            if (order.compare(current, best) < 0) {
+                best = current;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Points next to the observations that the process, trained without each of them, predicts
+     * poorly; the gain is the expected improvement under that leave-one-out prediction over the best
+     * of the other observations. At most {@value #MAX_RESAMPLE_CANDIDATES}, the most surprising first.
+     */
+    private List<Candidate> resamplingCandidates(Data data, GaussianProcess.Posterior posterior, SplittableRandom rng) {
+        int n = data.y().length;
+        if (n < 3) {
+            return List.of();
+        }
+        double[][] loo = posterior.leaveOneOut(data.y());
+        double[] y = data.y();
+        double best = Double.POSITIVE_INFINITY;
+        double second = Double.POSITIVE_INFINITY;
+        for (double v : y) {
+            if (v < best) {
+                second = best;
+                best = v;
+            } else if (v < second) {
+                second = v;
+            }
+        }
+        List<double[]> outliers = new ArrayList<>(); // {index, |z|}
+        for (int i = 0; i < n; i++) {
+            double sd = Math.sqrt(loo[1][i]);
+            double z = Math.abs(y[i] - loo[0][i]) / sd;
+            if (z > OUTLIER_Z) {
+                outliers.add(new double[] {i, z});
+            }
+        }
+        outliers.sort((a, b) -> Double.compare(b[1], a[1]));
+        List<Candidate> out = new ArrayList<>();
+        int d = dimension();
+        for (double[] o : outliers) {
+            if (out.size() >= MAX_RESAMPLE_CANDIDATES) {
+                break;
+            }
+            int i = (int) o[0];
+            Observation obs = data.from().get(i);
+            if (alreadyResampled(obs, data.from())) {
+                continue;
+            }
+            double[] centre = obs.raw() != null ? obs.raw() : obs.unit();
+            double[] u = new double[d];
+            for (int j = 0; j < d; j++) {
+                double c = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+                u[j] = Math.max(0, Math.min(1, c + RESAMPLE_RADIUS * rng.nextGaussian()));
+            }
+            double incumbent = y[i] == best ? second : best;
+            out.add(new Candidate(u, Source.RESAMPLING, expectedImprovement(loo[0][i], Math.sqrt(loo[1][i]), incumbent)));
+        }
+        return out;
+    }
+
+    /**
+     * Whether another observation or a pending suggestion lies within {@code 3 * RESAMPLE_RADIUS} of
+     * {@code obs} (unit-cube distance over the coordinates active in both): then it has been
+     * re-sampled already, and one re-sample per observation is enough.
+     */
+    private boolean alreadyResampled(Observation obs, List<Observation> all) {
+        List<double[]> others = new ArrayList<>();
+        for (Observation o : all) {
+            if (o != obs) {
+                others.add(o.unit());
+            }
+        }
+        for (Proposal p : pending()) {
+            others.add(p.unit());
+        }
+        double limit = 9 * RESAMPLE_RADIUS * RESAMPLE_RADIUS;
+        for (double[] q : others) {
+            double r2 = 0;
+            double[] u = obs.unit();
+            for (int j = 0; j < u.length && r2 <= limit; j++) {
+                if (Double.isNaN(u[j]) != Double.isNaN(q[j])) {
+                    r2 = Double.POSITIVE_INFINITY;
+                } else if (!Double.isNaN(u[j])) {
+                    double d = u[j] - q[j];
+                    r2 += d * d;
+                }
+            }
+            if (r2 <= limit) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The expected improvement of a prediction of the standardised loss over {@code incumbent}. */
+    static double expectedImprovement(double mean, double sd, double incumbent) {
+        if (!(sd > 0)) {
+            return Math.max(0, incumbent - mean);
+        }
+        double improvement = incumbent - mean;
+        double z = improvement / sd;
+        return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
+    }
+
+    /** A unit vector as a hash key. */
+    private record UnitKey(double[] v) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof UnitKey k && Arrays.equals(v, k.v);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(v);
+        }
+    }
+
+    // ------------------------------------------------------------------------------- checkpoint
+
+    @Override
+    protected void writeState(List<String> lines) {
+        lines.add("metis.sobol " + sobol.index());
+        lines.add("metis.fitted " + fittedAt);
+        lines.add("metis.theta " + vector(theta));
+    }
+
+    @Override
+    protected void readState(Map<String, List<String[]>> lines) throws IOException {
+        features = new FeatureMap(encoded());
+        sobol = new ScrambledSobol(dimension(), seed());
+        List<String[]> s = lines.get("metis.sobol");
+        List<String[]> f = lines.get("metis.fitted");
+        List<String[]> t = lines.get("metis.theta");
+        if (s == null || f == null || t == null) {
+            throw new IOException("checkpoint lacks a metis.sobol, metis.fitted or metis.theta line");
+        }
+        sobol.skipTo(Long.parseLong(s.get(0)[1]));
+        fittedAt = Integer.parseInt(f.get(0)[1]);
+        String[] w = t.get(0);
+        theta = parseVector(w, 1, w.length);
+    }
+
+    // ------------------------------------------------------------------------------- for tests
+
+    /** The source of the candidate ranked first by the latest model-based proposal, or {@code null}. */
+    Source lastSource() {
+        return lastSource;
+    }
+}
