@@ -189,6 +189,19 @@ public abstract class MsgDispatcherBase {
         return 1;
     }
 
+    /**
+     * Whether the calling thread is the default worker and that worker is still running: the only
+     * place where the tuner's callbacks run, and so where the tuner's context may be used.
+     */
+    protected final boolean onRunningDefaultWorker() {
+        return defaultWorker.isCurrentAndRunning();
+    }
+
+    /** Whether the default worker has finished (after a stop or a failure). */
+    protected final boolean defaultWorkerFinished() {
+        return defaultWorker.done.getCount() == 0;
+    }
+
     /** True once the reader has stopped (for tests and diagnostics). */
     boolean readerDone() {
         return readerDone;
@@ -198,6 +211,7 @@ public abstract class MsgDispatcherBase {
         private final Queue name;
         private final BlockingQueue<Task> tasks = new LinkedBlockingQueue<>();
         private final CountDownLatch done = new CountDownLatch(1);
+        private volatile Thread thread;
         private boolean warned;
 
         Worker(Queue name) {
@@ -231,8 +245,13 @@ public abstract class MsgDispatcherBase {
             }
         }
 
+        boolean isCurrentAndRunning() {
+            return Thread.currentThread() == thread && done.getCount() > 0;
+        }
+
         @Override
         public void run() {
+            thread = Thread.currentThread();
             try {
                 while (failure.get() == null) {
                     Task task = tasks.take();

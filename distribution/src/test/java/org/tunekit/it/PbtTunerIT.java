@@ -21,7 +21,10 @@ import org.tunekit.dispatcher.protocol.JsonCodec;
  * checkpoint-directory contract: {@code save_checkpoint_dir} is {@code <root>/<round>/<member>};
  * in round 0 {@code load_checkpoint_dir} is the member's own directory; afterwards the worst member
  * loads the checkpoint of the best and the others their own, and a member whose trial failed starts
- * afresh. Requests made while members of the round are still out are answered with {@code NO}.
+ * afresh. Requests made while members of the round are still out are answered with {@code NO}, and
+ * as many members of the next round as were refused are sent, without a request, as soon as it forms.
+ * A manager that asks as NNI's does (once per free slot at the start, then once per trial end) gets
+ * every round in parallel.
  */
 class PbtTunerIT {
     private static final Duration LIMIT = Duration.ofSeconds(60);
@@ -64,12 +67,13 @@ class PbtTunerIT {
             }
             p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
             assertNo(p, 5);
+            // the last result forms round 1: members 0 and 1 fill the two refused slots (TR 6, 7) unasked
             finish(p, round0.get(1), metrics0[1]);
 
-            // round 1: asked for more than there are members: 4 TR and a NO
+            // then a request for more than the 2 members left: 2 TR and a NO
             p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "5"));
             List<Trial> round1 = trials(p, 4, 6);
-            assertNo(p, 6);
+            assertNo(p, 8);
             for (int i = 0; i < 4; i++) {
                 Trial t = round1.get(i);
                 assertThat(t.save()).isEqualTo(root.resolve("1/" + i)).isDirectory();
@@ -89,10 +93,11 @@ class PbtTunerIT {
             finish(p, round1.get(1), 0.95);
             finish(p, round1.get(0), 0.3);
 
+            // round 2 forms with the last result: three refused slots (ids 10-12) are filled unasked
+            List<Trial> round2 = new ArrayList<>(trials(p, 3, 13));
             p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "2"));
-            List<Trial> round2 = new ArrayList<>(trials(p, 2, 11));
-            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "2"));
-            round2.addAll(trials(p, 2, 13));
+            round2.addAll(trials(p, 1, 16));
+            assertNo(p, 16);
             assertThat(round2).extracting(Trial::save).containsExactly(
                     root.resolve("2/0"), root.resolve("2/1"), root.resolve("2/2"), root.resolve("2/3"));
             assertThat(round2.get(0).load()).as("the worst member exploits the best one's checkpoint").isEqualTo(root.resolve("1/3"));
@@ -102,6 +107,51 @@ class PbtTunerIT {
             assertThat(round2.get(3).load()).isEqualTo(root.resolve("1/3"));
             assertThat(round2.get(3).hyper()).isEqualTo(round1.get(3).hyper());
 
+            p.send(Command.of(CommandType.TERMINATE));
+            assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
+        }
+    }
+
+    /**
+     * An NNI-like manager with {@code trialConcurrency} equal to the population: {@code GE 4} at the
+     * start, then, as each trial ends, its final metric, its end and {@code GE 1}. Every round has
+     * all four members out before any of them ends.
+     */
+    @Test
+    void aManagerThatAsksOncePerTrialEndGetsEveryRoundInParallel(@TempDir Path tmp) throws Exception {
+        Path root = tmp.resolve("pbt");
+        String config = ExperimentConfig.encode(Map.of("tuner", Map.of("name", "PBTTuner", "classArgs", Map.of(
+                "optimize_mode", "maximize", "population_size", 4, "seed", 11, "all_checkpoint_dir", root.toString()))));
+        try (TunekitProcess p = TunekitProcess.dispatch(config, Map.of())) {
+            p.send(new Command(CommandType.INITIALIZE, SPACE));
+            assertThat(p.next(LIMIT).type()).as(p.stderr()).isEqualTo(CommandType.INITIALIZED);
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "4"));
+            List<Trial> running = trials(p, 4, 0);
+            long nextId = 4;
+            for (int round = 0; round < 3; round++) {
+                assertThat(running).as("round %d: all members out at once", round).extracting(Trial::save).containsExactly(
+                        root.resolve(round + "/0"), root.resolve(round + "/1"), root.resolve(round + "/2"), root.resolve(round + "/3"));
+                // members end in the order 2, 0, 3, 1; the first three ends' GE 1 are refused
+                for (int member : new int[] {2, 0, 3}) {
+                    finish(p, running.get(member), 0.1 * (member + 1));
+                    p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+                    assertNo(p, nextId++);
+                }
+                // the last final result forms the next round: the three refused slots get members 0-2 at once
+                Trial last = running.get(1);
+                p.send(new Command(CommandType.REPORT_METRIC_DATA, "{\"parameter_id\": " + last.id() + ", \"trial_job_id\": \"J"
+                        + last.id() + "\", \"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.2\"}"));
+                List<Trial> next = new ArrayList<>(trials(p, 3, nextId));
+                nextId += 3;
+                // its end and GE 1 get the fourth
+                p.send(new Command(CommandType.TRIAL_END, "{\"trial_job_id\": \"J" + last.id() + "\", \"event\": \"SUCCEEDED\", \"hyper_params\": "
+                        + JsonCodec.write(last.record()) + "}"));
+                p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+                next.addAll(trials(p, 1, nextId++));
+                running = next;
+            }
+            assertThat(running).extracting(Trial::save).containsExactly(
+                    root.resolve("3/0"), root.resolve("3/1"), root.resolve("3/2"), root.resolve("3/3"));
             p.send(Command.of(CommandType.TERMINATE));
             assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
         }

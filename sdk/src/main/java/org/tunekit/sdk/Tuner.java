@@ -15,6 +15,14 @@ import org.tunekit.sdk.space.SearchSpace;
  */
 public interface Tuner {
 
+    /**
+     * Hands the tuner the context through which it can send trials on its own initiative (see
+     * {@link TunerContext}). Called once, before the first {@link #updateSearchSpace} (and after
+     * {@link #loadCheckpoint} when an experiment resumes), on the thread of the tuner's callbacks.
+     * The default ignores it.
+     */
+    default void open(TunerContext context) {}
+
     /** Sets (or replaces) the search space. Called before the first suggestion. */
     void updateSearchSpace(SearchSpace space);
 

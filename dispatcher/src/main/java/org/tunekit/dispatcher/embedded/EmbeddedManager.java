@@ -27,8 +27,11 @@ import org.tunekit.sdk.Parameters;
  * A small experiment manager for {@code tunekit run}. It starts the real dispatcher as a child
  * process and talks to it over the child's stdin and stdout in the pipe framing, as an NNI manager
  * would: {@code IN}, then {@code GE} for the free trial slots, and for each trial one
- * {@code ME PERIODICAL} per epoch, {@code ME FINAL} and {@code EN}, honouring {@code KI}. Trials are
- * simulated: each follows a learning curve that converges to the objective's value at its parameters.
+ * {@code ME PERIODICAL} per epoch, {@code ME FINAL} and {@code EN}, honouring {@code KI}, followed
+ * by {@code GE 1} while the budget lasts (also after a {@code NO}, as NNI's manager does). Every
+ * {@code TR} within the budget is run, including one the tuner sends on its own after a {@code NO};
+ * the run ends when no trial runs and no request is awaited. Trials are simulated: each follows a
+ * learning curve that converges to the objective's value at its parameters.
  */
 public final class EmbeddedManager {
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
@@ -125,7 +128,6 @@ public final class EmbeddedManager {
             Map<Long, Trial> running = new LinkedHashMap<>();
             int requested = Math.min(settings.concurrency(), settings.trials());
             int awaiting = requested;
-            boolean noMore = false;
             send(toDispatcher, new Command(CommandType.REQUEST_TRIAL_JOBS, Integer.toString(requested)));
             toDispatcher.flush();
             int started = 0;
@@ -140,14 +142,15 @@ public final class EmbeddedManager {
                 while (reply != null) {
                     switch (reply.type()) {
                         case NEW_TRIAL_JOB -> {
-                            Trial t = startTrial(reply, started++);
-                            running.put(t.parameterId, t);
-                            awaiting--;
+                            // a TR answers a GE, or the tuner sends it on its own after a NO: the two
+                            // cannot be told apart, so a TR fills an awaited slot when there is one
+                            awaiting = Math.max(0, awaiting - 1);
+                            if (started < settings.trials()) {
+                                Trial t = startTrial(reply, started++);
+                                running.put(t.parameterId, t);
+                            }
                         }
-                        case NO_MORE_TRIAL_JOBS -> {
-                            noMore = true;
-                            awaiting = 0;
-                        }
+                        case NO_MORE_TRIAL_JOBS -> awaiting = 0;
                         case KILL_TRIAL_JOB -> {
                             String job = (String) JsonCodec.parse(reply.payload(), "KI payload");
                             running.values().stream().filter(t -> t.jobId.equals(job)).forEach(t -> t.killed = true);
@@ -158,7 +161,8 @@ public final class EmbeddedManager {
                     reply = poll();
                 }
                 if (running.isEmpty()) {
-                    if (awaiting == 0 && (noMore || requested >= settings.trials())) {
+                    if (awaiting == 0) {
+                        // nothing runs and nothing is awaited: the tuner refused, or the budget is spent
                         break;
                     }
                     continue;
@@ -190,8 +194,8 @@ public final class EmbeddedManager {
                 }
                 for (Trial t : finished) {
                     running.remove(t.parameterId);
-                    if (!noMore && requested < settings.trials()) {
-                        requested++;
+                    // as an NNI manager: one GE per trial end, also after a NO (the tuner may have more by now)
+                    if (started + awaiting < settings.trials()) {
                         awaiting++;
                         send(toDispatcher, new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
                     }

@@ -149,4 +149,74 @@ class RunDriverTest {
         assertThat(RunDriver.trialJobId(99)).isEqualTo("T002r");
         assertThat(RunDriver.trialJobId(36)).isNotEqualTo(RunDriver.trialJobId(35));
     }
+
+    /**
+     * Hands out rounds of three; refuses while a round is out, counting the refused ids, and sends
+     * as many of the next round as were refused when the last member of a round reports.
+     */
+    static final class RoundsOfThree implements Tuner {
+        final List<String> calls = new ArrayList<>();
+        org.tunekit.sdk.TunerContext context;
+        int waiting = 3;
+        int reported;
+        int unfilled;
+
+        @Override
+        public void open(org.tunekit.sdk.TunerContext c) {
+            context = c;
+        }
+
+        @Override
+        public void updateSearchSpace(SearchSpace space) {}
+
+        @Override
+        public Parameters generateParameters(long id) throws NoMoreTrialsException {
+            List<Parameters> got = generateMultipleParameters(List.of(id));
+            if (got.isEmpty()) {
+                throw new NoMoreTrialsException("round out");
+            }
+            return got.get(0);
+        }
+
+        @Override
+        public List<Parameters> generateMultipleParameters(List<Long> ids) {
+            List<Parameters> out = new ArrayList<>();
+            for (long id : ids) {
+                if (waiting == 0) {
+                    unfilled++;
+                    calls.add("refused " + id);
+                } else {
+                    waiting--;
+                    out.add(Parameters.of(Map.of("x1", 0.5, "x2", 0.5)));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void receiveTrialResult(TrialResult result) {
+            calls.add("result " + result.parameterId());
+            if (++reported == 3) {
+                reported = 0;
+                waiting = 3;
+                while (unfilled > 0 && waiting > 0) {
+                    unfilled--;
+                    waiting--;
+                    calls.add("sent " + context.sendTrial(Parameters.of(Map.of("x1", 1.0, "x2", 1.0))));
+                }
+            }
+        }
+    }
+
+    @Test
+    void trialsSentThroughTheContextCountTowardTheBudgetAndAreEvaluated() {
+        RoundsOfThree tuner = new RoundsOfThree();
+        RunResult r = RunDriver.run(new RunKey("rounds", "branin", Mode.BATCH, 0), tuner, BRANIN, SPACE, 9);
+        assertThat(r.evaluated()).isEqualTo(9);
+        assertThat(tuner.calls).containsSubsequence("result 0", "result 1", "result 2", "sent 8", "sent 9", "sent 10",
+                "refused 11", "result 8", "result 9", "result 10", "sent 14", "result 14");
+        assertThat(tuner.calls).filteredOn(c -> c.startsWith("result")).hasSize(9);
+        assertThatThrownBy(() -> tuner.context.sendTrial(Parameters.of(Map.of("x1", 1.0, "x2", 1.0))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("outside the tuner's callbacks");
+    }
 }

@@ -35,6 +35,14 @@ import org.tunekit.sdk.spi.TunerProvider;
  * {@code trialEnd}, all on one thread). A failed check throws an {@link AssertionError} naming the
  * check, the tuner, the search space and what went wrong.
  *
+ * <p>Each tuner is first {@linkplain Tuner#open opened} with a {@link org.tunekit.sdk.TunerContext},
+ * as the dispatcher does. Trials it sends through the context take the next parameter id, are
+ * checked against the space like any suggestion, and fill the next free trial slots before the
+ * tuner is asked again: in {@link #run}, a batch of {@link #withBatchSize n} is made of the waiting
+ * sent trials and a request for the rest. A sent trial also ends an exhaustion, so a tuner that
+ * refused a request and sends the trials later keeps the run going. The context throws
+ * {@link IllegalStateException} outside the kit's calls into the tuner.
+ *
  * <pre>{@code
  * // every shared check (see Check), each on fresh instances made from the arguments
  * TunerTestKit.forProvider(new MyTunerProvider())

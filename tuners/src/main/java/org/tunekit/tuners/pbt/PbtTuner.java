@@ -22,6 +22,7 @@ import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
@@ -31,6 +32,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * failed. The next round is formed in one step when the last member of the round settles, with a
  * generator that depends only on the seed and the round number, so the order in which results
  * arrive does not change it.
+ *
+ * <p>It counts the requested ids it could not fill; when a round is formed, it sends that many of
+ * the new round's members through its {@link TunerContext}, so that a manager that asks only when
+ * trials end keeps every round parallel.
  */
 final class PbtTuner implements Tuner {
     /** The key holding the directory a trial loads its model from. */
@@ -83,6 +88,10 @@ final class PbtTuner implements Tuner {
     private List<Member> members = List.of();
     private final Map<Long, Member> byParameterId = new HashMap<>();
     private final List<Hint> hints = new ArrayList<>();
+    /** Where members are sent on the tuner's own initiative; {@code null} until opened. */
+    private TunerContext context;
+    /** Requested ids answered with "no more trials" whose slots no member has filled since. */
+    private int unfilled;
 
     PbtTuner(ClassArguments arguments) {
         this(arguments, System.getenv());
@@ -124,6 +133,16 @@ final class PbtTuner implements Tuner {
     }
 
     @Override
+    public void open(TunerContext tunerContext) {
+        context = tunerContext;
+    }
+
+    /** Requested ids refused so far whose slots no member has filled since (for tests). */
+    int unfilled() {
+        return unfilled;
+    }
+
+    @Override
     public void updateSearchSpace(SearchSpace newSpace) {
         for (String reserved : List.of(LOAD_KEY, SAVE_KEY)) {
             if (newSpace.parameter(reserved) != null) {
@@ -149,6 +168,41 @@ final class PbtTuner implements Tuner {
 
     @Override
     public Parameters generateParameters(long parameterId) throws NoMoreTrialsException {
+        Parameters p = nextWaiting(parameterId);
+        if (p == null) {
+            unfilled++;
+            throw noneWaiting();
+        }
+        return p;
+    }
+
+    /** A multi-phase trial's request is not a trial slot: a refusal is not counted as unfilled. */
+    @Override
+    public Parameters generateParameters(long parameterId, String trialJobId) throws NoMoreTrialsException {
+        Parameters p = nextWaiting(parameterId);
+        if (p == null) {
+            throw noneWaiting();
+        }
+        return p;
+    }
+
+    /** The waiting members in member order, one per id; the ids left over are counted as unfilled. */
+    @Override
+    public List<Parameters> generateMultipleParameters(List<Long> parameterIds) {
+        List<Parameters> out = new ArrayList<>(parameterIds.size());
+        for (long id : parameterIds) {
+            Parameters p = nextWaiting(id);
+            if (p == null) {
+                unfilled += parameterIds.size() - out.size();
+                break;
+            }
+            out.add(p);
+        }
+        return out;
+    }
+
+    /** Hands out the first waiting member under {@code parameterId}, or returns {@code null} when none waits. */
+    private Parameters nextWaiting(long parameterId) {
         if (space == null) {
             throw new IllegalStateException("PBTTuner: asked for parameters before any search space was set");
         }
@@ -157,23 +211,58 @@ final class PbtTuner implements Tuner {
         }
         for (Member m : members) {
             if (m.state == State.WAITING) {
-                Path save = saveDir(round, m.index);
-                try {
-                    Files.createDirectories(save);
-                    Files.createDirectories(m.loadDir);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("PBTTuner: cannot create the checkpoint directory " + save
-                            + " of member " + m.index + " in round " + round, e);
-                }
-                m.state = State.RUNNING;
-                m.parameterId = parameterId;
-                byParameterId.put(parameterId, m);
-                return withDirectories(m, save);
+                Parameters p = handOut(m);
+                running(m, parameterId);
+                return p;
             }
         }
+        return null;
+    }
+
+    /** Creates the member's directories and marks it running; returns its parameter set. */
+    private Parameters handOut(Member m) {
+        Path save = saveDir(round, m.index);
+        try {
+            Files.createDirectories(save);
+            Files.createDirectories(m.loadDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("PBTTuner: cannot create the checkpoint directory " + save
+                    + " of member " + m.index + " in round " + round, e);
+        }
+        m.state = State.RUNNING;
+        return withDirectories(m, save);
+    }
+
+    private void running(Member m, long parameterId) {
+        m.parameterId = parameterId;
+        byParameterId.put(parameterId, m);
+    }
+
+    private NoMoreTrialsException noneWaiting() {
         long settled = members.stream().filter(m -> m.state == State.DONE || m.state == State.FAILED).count();
-        throw new NoMoreTrialsException("every member of PBT round " + round + " is out (" + settled + " of "
+        return new NoMoreTrialsException("every member of PBT round " + round + " is out (" + settled + " of "
                 + members.size() + " have reported); the next round starts when all have");
+    }
+
+    /** Sends waiting members of the current round through the context, one per unfilled slot. */
+    private void sendForUnfilledSlots() {
+        if (context == null || unfilled == 0) {
+            return;
+        }
+        int sent = 0;
+        for (Member m : members) {
+            if (unfilled == 0) {
+                break;
+            }
+            if (m.state == State.WAITING) {
+                Parameters p = handOut(m);
+                running(m, context.sendTrial(p));
+                unfilled--;
+                sent++;
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "PBTTuner: " + sent + " members of round " + round
+                + " sent for slots refused earlier" + (unfilled > 0 ? "; " + unfilled + " slots are still unfilled" : ""));
     }
 
     private static Parameters withDirectories(Member m, Path save) {
@@ -320,6 +409,7 @@ final class PbtTuner implements Tuner {
         round = next;
         members = formed;
         byParameterId.clear();
+        sendForUnfilledSlots();
     }
 
     /**
@@ -472,6 +562,8 @@ final class PbtTuner implements Tuner {
                     + " (not " + settings.checkpointRoot() + "), where the members' checkpoints are");
         }
         byParameterId.clear();
+        // a resumed experiment's manager asks for its slots afresh
+        unfilled = 0;
         int requeued = 0;
         for (Member m : savedMembers) {
             if (m.state == State.RUNNING) {

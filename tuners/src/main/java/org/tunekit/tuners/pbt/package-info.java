@@ -45,25 +45,30 @@
  * Results for parameter ids that are not members of the current round (customized trials, trials of
  * earlier rounds) are ignored.
  *
- * <h2>When members are not ready: NO, and what the manager does</h2>
+ * <h2>When members are not ready: NO, and sending them later</h2>
  *
  * <p>The tuner hands out the waiting members of the current round, in member order, one per
  * parameter id. When it is asked for more than are waiting, the ones it has are sent as {@code TR}
  * and the dispatcher answers the rest with one {@code NO} (a single request: {@code
- * NoMoreTrialsException}; a batch: fewer sets than ids). The ids of that request are spent. PBT never
- * runs out for good: the next round is formed as soon as the last member of the round reports, and
- * the next request is answered from it.
+ * NoMoreTrialsException}; a batch: fewer sets than ids). The ids of that request are spent, and the
+ * tuner counts them as <em>unfilled slots</em> (a multi-phase trial's request for its next parameters
+ * is not a slot and is not counted). PBT never runs out for good: as soon as the last member of a
+ * round reports (or ends without a result), the next round is formed and the tuner at once sends as
+ * many of its members as there are unfilled slots, through its {@link org.tunekit.sdk.TunerContext}
+ * ({@code TR} with fresh ids, without a request); each send fills one slot. The remaining members
+ * answer the next requests.
  *
  * <p>What that means with an NNI manager: it asks for {@code trialConcurrency} trials at the start
  * and then {@code GE 1} each time a trial ends (also after a {@code NO}), never again for a slot it
- * was refused. With {@code trialConcurrency} equal to {@code population_size}, round 0 runs fully
- * parallel; the ends of its members but the last are answered with {@code NO}; the end of the last
- * finds the new round and gets one member, and from then on each trial end hands out one member: the
- * later rounds run one trial at a time. A {@code trialConcurrency} above the population does not
- * help (the extra slots are refused too). NNI's own dispatcher lets a tuner send the refused
- * trials later, when the round is formed; Tunekit's {@code Tuner} interface has no such channel, so
- * this tuner cannot keep the later rounds parallel. A member handed out whose trial never reports
- * holds its round back.
+ * was refused; it runs a {@code TR} it did not ask for as soon as a slot is free. With
+ * {@code trialConcurrency} equal to {@code population_size}, round 0 runs fully parallel; the ends of
+ * its members but the last are answered with {@code NO}; the final result of the last forms the new
+ * round and the refused slots are filled at once through the context, and the last end's
+ * {@code GE 1} takes the remaining member: every round runs fully parallel. With a
+ * {@code trialConcurrency} above the population the extra slots stay unfilled (a round never has more
+ * than {@code population_size} members), and are counted again on every round. The count of unfilled
+ * slots is not part of the checkpoint: a resumed experiment's manager asks for its slots afresh. A
+ * member handed out whose trial never reports holds its round back.
  *
  * <h2>Class arguments</h2>
  *

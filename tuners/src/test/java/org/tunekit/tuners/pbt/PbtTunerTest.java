@@ -121,6 +121,77 @@ class PbtTunerTest {
                 dir.resolve("1/0").toString(), dir.resolve("1/1").toString(), dir.resolve("1/2").toString(), dir.resolve("1/3").toString());
     }
 
+    /** Like a manager that asks only when a trial ends: refused slots are filled by sends through the context. */
+    @Test
+    void refusedSlotsAreFilledThroughTheContextWhenTheNextRoundForms() throws Exception {
+        PbtTuner t = tuner(WIDE, Map.of("population_size", 4));
+        List<Out> sent = new ArrayList<>();
+        t.open(p -> {
+            long id = nextId++;
+            sent.add(new Out(id, p));
+            return id;
+        });
+        List<Out> round0 = take(t, 4);
+        for (int i = 0; i < 3; i++) {
+            report(t, round0.get(i), i);
+            long id = nextId++;
+            assertThatThrownBy(() -> t.generateParameters(id)).isInstanceOf(NoMoreTrialsException.class);
+        }
+        assertThat(t.unfilled()).isEqualTo(3);
+        assertThat(sent).isEmpty();
+        report(t, round0.get(3), 3);
+        assertThat(t.round()).isEqualTo(1);
+        assertThat(sent).extracting(Out::id).containsExactly(7L, 8L, 9L);
+        assertThat(sent).extracting(Out::save).containsExactly(dir.resolve("1/0"), dir.resolve("1/1"), dir.resolve("1/2"));
+        assertThat(t.unfilled()).isZero();
+        List<Out> last = take(t, 1);
+        assertThat(last.get(0).save()).isEqualTo(dir.resolve("1/3"));
+        assertThatThrownBy(() -> t.generateParameters(99)).isInstanceOf(NoMoreTrialsException.class);
+
+        // results of the sent members count like any other: the round completes and the next forms
+        List<Out> round1 = new ArrayList<>(sent);
+        round1.addAll(last);
+        sent.clear();
+        reportAll(t, round1, 1, 2, 3, 4);
+        assertThat(t.round()).isEqualTo(2);
+        assertThat(sent).extracting(Out::save).containsExactly(dir.resolve("2/0"));
+    }
+
+    @Test
+    void aBatchCountsTheIdsItCouldNotFillAndTheSendsStopAtThePopulation() throws Exception {
+        PbtTuner t = tuner(WIDE, Map.of("population_size", 3));
+        List<Long> sent = new ArrayList<>();
+        t.open(p -> {
+            sent.add(nextId);
+            return nextId++;
+        });
+        List<Parameters> first = t.generateMultipleParameters(List.of(0L, 1L, 2L, 3L, 4L));
+        nextId = 5;
+        assertThat(first).hasSize(3);
+        assertThat(t.unfilled()).isEqualTo(2);
+        assertThat(t.generateMultipleParameters(List.of(5L, 6L, 7L))).isEmpty();
+        nextId = 8;
+        assertThat(t.unfilled()).isEqualTo(5);
+        assertThatThrownBy(() -> t.generateParameters(8, "multiPhaseTrial")).isInstanceOf(NoMoreTrialsException.class);
+        assertThat(t.unfilled()).as("a multi-phase request is not a trial slot").isEqualTo(5);
+        for (long id = 0; id < 3; id++) {
+            report(t, new Out(id, first.get((int) id)), id);
+        }
+        assertThat(sent).hasSize(3);
+        assertThat(t.unfilled()).isEqualTo(2);
+        assertThat(t.members()).allMatch(m -> m.state == PbtTuner.State.RUNNING);
+    }
+
+    @Test
+    void withoutAContextRefusedSlotsStayUnfilled() throws Exception {
+        PbtTuner t = tuner(WIDE, Map.of("population_size", 2));
+        List<Out> round0 = take(t, 2);
+        assertThatThrownBy(() -> t.generateParameters(99)).isInstanceOf(NoMoreTrialsException.class);
+        reportAll(t, round0, 1, 2);
+        assertThat(t.round()).isEqualTo(1);
+        assertThat(t.members()).allMatch(m -> m.state == PbtTuner.State.WAITING);
+    }
+
     @Test
     void theWorstFractionCopiesACheckpointOfTheBestAndPerturbsItsHyperParameters() throws Exception {
         PbtTuner t = tuner(WIDE, Map.of("population_size", 10, "resample_probability", 0));
