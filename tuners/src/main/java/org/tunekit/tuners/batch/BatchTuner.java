@@ -40,7 +40,9 @@ final class BatchTuner implements Tuner {
     private final SeenParameters imported = new SeenParameters();
 
     BatchTuner(ClassArguments arguments) {
-        arguments.requireOnly();
+        // seed is accepted, like every Tunekit tuner's, and unused: the list is handed out in order
+        arguments.requireOnly("seed");
+        arguments.getOptionalLong("seed");
     }
 
     @Override

@@ -26,7 +26,9 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * parameter, noise variance {@code alpha}; hyper-parameters are refitted by maximum a posteriori
  * whenever the number of observations has grown by an eighth since the last fit (so about
  * 8 ln(n) fits in a run of n trials), from the previous fit, the default and one random start,
- * on at most the 300 most recent observations (the posterior itself uses all of them).
+ * on at most the 300 most recent model points. The model holds every observation up to 400 of them;
+ * beyond that, the best 100 and the most recent 300, so a suggestion's cost stays bounded however
+ * long the experiment runs or however much data is imported.
  *
  * <p>Suggestions: the first {@code cold_start_num} are points of a scrambled Sobol sequence. Then
  * {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
@@ -43,6 +45,8 @@ final class GpTuner extends UnitCubeTuner {
     private static final int LOCAL_STEPS = 20;
     private static final int FIT_ITERATIONS = 30;
     private static final int MAX_FIT_POINTS = 300;
+    /** The most observations the posterior is built on (see {@link #modelSubset}). */
+    static final int MAX_MODEL_POINTS = 400;
     private static final long FIT_STREAM = 0x6F17L;
 
     /** What the acquisition maximises. */
@@ -122,6 +126,9 @@ final class GpTuner extends UnitCubeTuner {
                 usable.add(o);
             }
         }
+        if (usable.size() > MAX_MODEL_POINTS) {
+            usable = modelSubset(usable);
+        }
         int n = usable.size();
         double[][] x = new double[n][];
         double[] y = new double[n];
@@ -145,6 +152,41 @@ final class GpTuner extends UnitCubeTuner {
             y[i] = (y[i] - mean) / scale;
         }
         return new Data(x, y, mean, scale);
+    }
+
+    /**
+     * The observations the model is built on once there are more than {@link #MAX_MODEL_POINTS}:
+     * the best quarter of that number (where the next suggestions matter most) and the most recent
+     * of the rest, in their original order. It bounds the cost of a suggestion (a Cholesky
+     * factorisation is cubic in the points) whatever the length of the experiment or the size of
+     * imported data.
+     */
+    static List<Observation> modelSubset(List<Observation> usable) {
+        int n = usable.size();
+        Integer[] byLoss = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            byLoss[i] = i;
+        }
+        Arrays.sort(byLoss, (a, b) -> Double.compare(usable.get(a).loss(), usable.get(b).loss()));
+        boolean[] keep = new boolean[n];
+        int kept = 0;
+        for (int k = 0; k < MAX_MODEL_POINTS / 4; k++) {
+            keep[byLoss[k]] = true;
+            kept++;
+        }
+        for (int i = n - 1; i >= 0 && kept < MAX_MODEL_POINTS; i--) {
+            if (!keep[i]) {
+                keep[i] = true;
+                kept++;
+            }
+        }
+        List<Observation> subset = new ArrayList<>(MAX_MODEL_POINTS);
+        for (int i = 0; i < n; i++) {
+            if (keep[i]) {
+                subset.add(usable.get(i));
+            }
+        }
+        return subset;
     }
 
     // ------------------------------------------------------------------------------- proposals

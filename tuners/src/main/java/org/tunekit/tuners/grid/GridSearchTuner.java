@@ -36,8 +36,10 @@ final class GridSearchTuner implements Tuner {
     private Grid grid;
 
     GridSearchTuner(ClassArguments arguments) {
-        arguments.requireOnly("optimize_mode");
-        OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE); // accepted for NNI compatibility, checked, unused
+        // optimize_mode (NNI's) and seed (every Tunekit tuner's) are accepted and checked; the grid needs neither
+        arguments.requireOnly("optimize_mode", "seed");
+        OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
+        arguments.getOptionalLong("seed");
     }
 
     @Override

@@ -70,8 +70,11 @@ class BatchTunerTest {
     }
 
     @Test
-    void takesNoClassArguments() {
+    void takesOnlyASeed() {
+        new BatchTuner(ClassArguments.of(Map.of("seed", 3)));
         assertThatThrownBy(() -> new BatchTuner(ClassArguments.of(Map.of("optimize_mode", "maximize"))))
                 .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("optimize_mode");
+        assertThatThrownBy(() -> new BatchTuner(ClassArguments.of(Map.of("seed", "x"))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("seed");
     }
 }
