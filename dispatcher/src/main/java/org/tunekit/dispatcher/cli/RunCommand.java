@@ -28,7 +28,7 @@ final class RunCommand implements Callable<Integer> {
     String objective = "mixed";
 
     @Option(names = "--tuner", description = "Tuner name (default: ${DEFAULT-VALUE}).")
-    String tuner = "TPE";
+    String tuner = "GPTuner";
 
     @Option(names = "--assessor", description = "Assessor name, or 'none' (default: ${DEFAULT-VALUE}).")
     String assessor = "Medianstop";
