@@ -176,22 +176,11 @@ final class DngoTuner extends UnitCubeTuner {
         List<Scored> starts = new ArrayList<>(scored);
         starts.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
         for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
-            Scored current = starts.get(k);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
-                }
+            CandidatePoints.climb(starts.get(k), Scored::point, v -> {
                 Scored s = score.apply(v);
                 scored.add(s);
-                if (s.ei() > current.ei()) {
-                    current = s;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return s;
+            }, (a, b) -> a.ei() > b.ei(), LOCAL_STEPS, rng);
         }
         scored.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
         List<double[]> out = new ArrayList<>();

@@ -193,25 +193,13 @@ final class GpTuner extends UnitCubeTuner {
         Integer[] order = order(scores);
         int started = 0;
         for (int k = 0; k < order.length && started < startingPoints; k++, started++) {
-            double[] u = points.get(order[k]).clone();
-            double s = scores.get(order[k]);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, u[j] + step * rng.nextGaussian()));
-                }
+            ScoredPoint start = new ScoredPoint(points.get(order[k]), scores.get(order[k]));
+            CandidatePoints.climb(start, ScoredPoint::unit, v -> {
                 double sv = score.applyAsDouble(v);
                 points.add(v);
                 scores.add(sv);
-                if (sv > s) {
-                    u = v;
-                    s = sv;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return new ScoredPoint(v, sv);
+            }, (a, b) -> a.score() > b.score(), LOCAL_STEPS, rng);
         }
         order = order(scores);
         List<double[]> out = new ArrayList<>();
@@ -224,6 +212,9 @@ final class GpTuner extends UnitCubeTuner {
         }
         return out;
     }
+
+    /** A candidate and its acquisition value. */
+    private record ScoredPoint(double[] unit, double score) {}
 
     private static Integer[] order(List<Double> scores) {
         Integer[] order = new Integer[scores.size()];

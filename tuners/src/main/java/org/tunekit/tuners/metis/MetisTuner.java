@@ -212,25 +212,13 @@ final class MetisTuner extends UnitCubeTuner {
             SplittableRandom rng) {
         List<Scored> starts = new ArrayList<>(scored);
         starts.sort(order);
-        int d = dimension();
         Scored best = starts.get(0);
         for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
-            Scored current = starts.get(k);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
-                }
+            Scored current = CandidatePoints.climb(starts.get(k), Scored::point, v -> {
                 Scored s = score.apply(v);
                 scored.add(s);
-                if (order.compare(s, current) < 0) {
-                    current = s;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return s;
+            }, (a, b) -> order.compare(a, b) < 0, LOCAL_STEPS, rng);
             if (order.compare(current, best) < 0) {
                 best = current;
             }

@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
 
 /**
  * Random candidate points of the unit cube for a model-based tuner to score: uniform points, points
  * near good observations, and good observations with one coordinate drawn anew. A coordinate that is
- * inactive ({@code NaN}) in an observation is drawn uniformly.
+ * inactive ({@code NaN}) in an observation is drawn uniformly. And the (1+1) local search that
+ * improves the best of them.
  */
 public final class CandidatePoints {
     private CandidatePoints() {}
@@ -76,6 +79,37 @@ public final class CandidatePoints {
             return near(top.get((c / 4) % top.size()), (c / 4) % 2 == 0 ? 0.02 : 0.1, d, rng);
         }
         return uniform(d, rng);
+    }
+
+    /**
+     * A (1+1) hill climb of {@code steps} Gaussian steps from {@code start}, clamped to the cube:
+     * the step size starts at 0.05, grows by half (up to 0.2) after a step that improves and shrinks
+     * by a fifth (down to 1e-4) after one that does not.
+     *
+     * @param pointOf the unit point of an evaluated candidate
+     * @param evaluate evaluates a unit point (and may record it)
+     * @param improves whether its first argument is better than its second
+     * @return the last candidate accepted ({@code start} if none improved on it)
+     */
+    public static <S> S climb(S start, Function<S, double[]> pointOf, Function<double[], S> evaluate, BiPredicate<S, S> improves,
+            int steps, SplittableRandom rng) {
+        S current = start;
+        double step = 0.05;
+        for (int t = 0; t < steps; t++) {
+            double[] u = pointOf.apply(current);
+            double[] v = new double[u.length];
+            for (int j = 0; j < u.length; j++) {
+                v[j] = Math.max(0, Math.min(1, u[j] + step * rng.nextGaussian()));
+            }
+            S candidate = evaluate.apply(v);
+            if (improves.test(candidate, current)) {
+                current = candidate;
+                step = Math.min(0.2, step * 1.5);
+            } else {
+                step = Math.max(1e-4, step * 0.8);
+            }
+        }
+        return current;
     }
 
     private static double[] centre(Observation o) {
