@@ -3,8 +3,10 @@ package org.tunekit.tuners.gp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
 
 /**
  * A Gaussian process surrogate of the standardised loss on {@link FeatureMap} inputs, with the
@@ -115,14 +117,26 @@ public final class GpSurrogate {
         return theta == null ? null : theta.clone();
     }
 
-    /** How many training points the last fit saw. */
-    public int fittedAt() {
-        return fittedAt;
+    /** Adds the fit to a checkpoint: the lines {@code <prefix>.fitted} and {@code <prefix>.theta}. */
+    public void writeState(String prefix, List<String> lines) {
+        lines.add(prefix + ".fitted " + fittedAt);
+        lines.add(prefix + ".theta " + UnitCubeTuner.vector(theta));
     }
 
-    /** Restores a fit read from a checkpoint. */
-    public void restore(int fittedAt, double[] theta) {
-        this.fittedAt = fittedAt;
-        this.theta = theta;
+    /**
+     * Restores the fit from the lines {@link #writeState} wrote.
+     *
+     * @return {@code false}, and nothing restored, when either line is missing
+     */
+    public boolean readState(String prefix, Map<String, List<String[]>> lines) {
+        List<String[]> f = lines.get(prefix + ".fitted");
+        List<String[]> t = lines.get(prefix + ".theta");
+        if (f == null || t == null) {
+            return false;
+        }
+        String[] w = t.get(0);
+        fittedAt = Integer.parseInt(f.get(0)[1]);
+        theta = UnitCubeTuner.parseVector(w, 1, w.length);
+        return true;
     }
 }

@@ -247,24 +247,19 @@ final class GpTuner extends UnitCubeTuner {
     @Override
     protected void writeState(List<String> lines) {
         lines.add("gp.sobol " + sobol.index());
-        lines.add("gp.fitted " + model.fittedAt());
-        lines.add("gp.theta " + vector(model.theta()));
+        model.writeState("gp", lines);
     }
 
     @Override
     protected void readState(Map<String, List<String[]>> lines) throws IOException {
         features = new FeatureMap(encoded());
         sobol = new ScrambledSobol(dimension(), seed());
+        model = new GpSurrogate(features, kernel, alpha);
         List<String[]> s = lines.get("gp.sobol");
-        List<String[]> f = lines.get("gp.fitted");
-        List<String[]> t = lines.get("gp.theta");
-        if (s == null || f == null || t == null) {
+        if (s == null || !model.readState("gp", lines)) {
             throw new IOException("checkpoint lacks a gp.sobol, gp.fitted or gp.theta line");
         }
         sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        String[] w = t.get(0);
-        model = new GpSurrogate(features, kernel, alpha);
-        model.restore(Integer.parseInt(f.get(0)[1]), parseVector(w, 1, w.length));
     }
 
     // ------------------------------------------------------------------------------- for tests

@@ -329,24 +329,19 @@ final class MetisTuner extends UnitCubeTuner {
     @Override
     protected void writeState(List<String> lines) {
         lines.add("metis.sobol " + sobol.index());
-        lines.add("metis.fitted " + model.fittedAt());
-        lines.add("metis.theta " + vector(model.theta()));
+        model.writeState("metis", lines);
     }
 
     @Override
     protected void readState(Map<String, List<String[]>> lines) throws IOException {
         features = new FeatureMap(encoded());
         sobol = new ScrambledSobol(dimension(), seed());
+        model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
         List<String[]> s = lines.get("metis.sobol");
-        List<String[]> f = lines.get("metis.fitted");
-        List<String[]> t = lines.get("metis.theta");
-        if (s == null || f == null || t == null) {
+        if (s == null || !model.readState("metis", lines)) {
             throw new IOException("checkpoint lacks a metis.sobol, metis.fitted or metis.theta line");
         }
         sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        String[] w = t.get(0);
-        model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
-        model.restore(Integer.parseInt(f.get(0)[1]), parseVector(w, 1, w.length));
     }
 
     // ------------------------------------------------------------------------------- for tests
