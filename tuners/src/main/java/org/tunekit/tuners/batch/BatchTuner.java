@@ -1,9 +1,6 @@
 package org.tunekit.tuners.batch;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +15,7 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.Choice;
 import org.tunekit.sdk.space.Parameter;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.CheckpointFile;
 import org.tunekit.tuners.common.SeenParameters;
 
 /**
@@ -31,8 +29,7 @@ final class BatchTuner implements Tuner {
     static final String KEY = "combine_params";
 
     static final String CHECKPOINT_FILE = "batch-tuner.state";
-    private static final int CHECKPOINT_MAGIC = 0x544b4254; // "TKBT"
-    private static final int CHECKPOINT_VERSION = 1;
+    private static final CheckpointFile CHECKPOINT = new CheckpointFile(CHECKPOINT_FILE, 0x544b4254, 1, "BatchTuner"); // "TKBT"
 
     private List<Parameters> sets;
     private int next;
@@ -102,26 +99,16 @@ final class BatchTuner implements Tuner {
 
     @Override
     public void saveCheckpoint(Path directory) throws IOException {
-        try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(
-                Files.newOutputStream(directory.resolve(CHECKPOINT_FILE))))) {
-            out.writeInt(CHECKPOINT_MAGIC);
-            out.writeInt(CHECKPOINT_VERSION);
+        CHECKPOINT.write(directory, out -> {
             out.writeInt(next);
             imported.writeTo(out);
-        }
+        });
     }
 
     /** Restores the position in the list; it applies to the search space set next (the experiment's, on resume). */
     @Override
     public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
-            return;
-        }
-        try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-            if (in.readInt() != CHECKPOINT_MAGIC || in.readInt() != CHECKPOINT_VERSION) {
-                throw new IOException(file + " is not a BatchTuner checkpoint (version " + CHECKPOINT_VERSION + ")");
-            }
+        CHECKPOINT.read(directory, (in, file) -> {
             int saved = in.readInt();
             if (saved < 0) {
                 throw new IOException(file + ": corrupt position " + saved);
@@ -132,6 +119,6 @@ final class BatchTuner implements Tuner {
             } else {
                 restoredNext = saved;
             }
-        }
+        });
     }
 }

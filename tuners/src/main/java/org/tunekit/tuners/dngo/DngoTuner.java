@@ -14,8 +14,11 @@ import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.tuners.gp.FeatureMap;
+import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
+import org.tunekit.tuners.unitcube.UnitKey;
 
 /**
  * DNGO (Snoek et al., ICML 2015) over the unit cube of the encoded space, so every parameter type
@@ -87,50 +90,13 @@ final class DngoTuner extends UnitCubeTuner {
     // ------------------------------------------------------------------------------- training data
 
     /** Inputs and standardised targets of the usable observations among the first {@code count}. */
-    private record Data(double[][] x, double[] y, List<Observation> from) {}
-
-    private Data data(int count) {
-        List<Observation> all = observations().subList(0, count);
-        double worst = Double.NEGATIVE_INFINITY;
-        for (Observation o : all) {
-            if (Double.isFinite(o.loss())) {
-                worst = Math.max(worst, o.loss());
-            }
-        }
-        List<Observation> usable = new ArrayList<>();
-        for (Observation o : all) {
-            if (Double.isFinite(o.loss()) || (o.loss() == Double.POSITIVE_INFINITY && worst > Double.NEGATIVE_INFINITY)) {
-                usable.add(o);
-            }
-        }
-        int n = usable.size();
-        double[][] x = new double[n][];
-        double[] y = new double[n];
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-            Observation o = usable.get(i);
-            x[i] = features.features(o.unit());
-            y[i] = o.loss() == Double.POSITIVE_INFINITY ? worst : o.loss();
-            sum += y[i];
-        }
-        double mean = n == 0 ? 0 : sum / n;
-        double ss = 0;
-        for (double v : y) {
-            ss += (v - mean) * (v - mean);
-        }
-        double scale = n < 2 ? 1 : Math.sqrt(ss / n);
-        if (!(scale > 1e-12 * Math.max(1, Math.abs(mean)))) {
-            scale = 1;
-        }
-        for (int i = 0; i < n; i++) {
-            y[i] = (y[i] - mean) / scale;
-        }
-        return new Data(x, y, usable);
+    private TrainingData data(int count) {
+        return TrainingData.of(observations().subList(0, count), features::features);
     }
 
     /** Trains a fresh network on the first {@code count} observations, seeded by {@code count}. */
     private void train(int count) {
-        Data d = data(count);
+        TrainingData d = data(count);
         SplittableRandom rng = rngFor(NETWORK_STREAM, count);
         network = new NeuralBasis(features.size(), HIDDEN, rng);
         if (d.y().length > 0) {
@@ -147,7 +113,7 @@ final class DngoTuner extends UnitCubeTuner {
             ranked = List.of();
         }
         int count = observations().size();
-        Data data = data(count);
+        TrainingData data = data(count);
         if (data.y().length < 2 || data.y().length + pending().size() < INITIAL_DESIGN || dimension() == 0) {
             return sobol.next();
         }
@@ -169,7 +135,7 @@ final class DngoTuner extends UnitCubeTuner {
 
     private record Scored(double[] point, double ei) {}
 
-    private List<double[]> rank(Data data, SplittableRandom rng) {
+    private List<double[]> rank(TrainingData data, SplittableRandom rng) {
         int n = data.y().length;
         double[][] phi = new double[n][];
         double best = Double.POSITIVE_INFINITY;
@@ -194,10 +160,7 @@ final class DngoTuner extends UnitCubeTuner {
         }
         final BayesianLinearRegression.Posterior model = posterior;
         final double incumbent = best;
-        final List<double[]> busy = new ArrayList<>();
-        for (Proposal pr : pending()) {
-            busy.add(pr.unit());
-        }
+        final List<double[]> busy = pendingUnits();
         java.util.function.Function<double[], Scored> score = u -> {
             double[] unit = canonicalUnit(u);
             double[] pred = model.predict(design(unit));
@@ -205,54 +168,19 @@ final class DngoTuner extends UnitCubeTuner {
         };
 
         int d = dimension();
-        List<Observation> top = new ArrayList<>(data.from());
-        top.sort(Comparator.comparingDouble(Observation::loss));
-        top = top.subList(0, Math.min(5, top.size()));
+        List<Observation> top = CandidatePoints.best(data.from(), 5);
         List<Scored> scored = new ArrayList<>(sampleSize + LOCAL_STARTS * LOCAL_STEPS);
         for (int c = 0; c < sampleSize; c++) {
-            double[] u = new double[d];
-            if (c % 4 == 1 && !top.isEmpty()) {
-                // the best observation with one coordinate drawn anew: reaches other options of a choice
-                Observation o = top.get((c / 4) % top.size());
-                double[] centre = o.raw() != null ? o.raw() : o.unit();
-                for (int j = 0; j < d; j++) {
-                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
-                }
-                u[rng.nextInt(d)] = rng.nextDouble();
-            } else if (c % 4 == 3 && !top.isEmpty()) {
-                Observation o = top.get((c / 4) % top.size());
-                double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
-                double[] centre = o.raw() != null ? o.raw() : o.unit();
-                for (int j = 0; j < d; j++) {
-                    double mu = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
-                    u[j] = Math.max(0, Math.min(1, mu + sd * rng.nextGaussian()));
-                }
-            } else {
-                for (int j = 0; j < d; j++) {
-                    u[j] = rng.nextDouble();
-                }
-            }
-            scored.add(score.apply(u));
+            scored.add(score.apply(CandidatePoints.screening(c, top, d, rng)));
         }
         List<Scored> starts = new ArrayList<>(scored);
         starts.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
         for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
-            Scored current = starts.get(k);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
-                }
+            CandidatePoints.climb(starts.get(k), Scored::point, v -> {
                 Scored s = score.apply(v);
                 scored.add(s);
-                if (s.ei() > current.ei()) {
-                    current = s;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return s;
+            }, (a, b) -> a.ei() > b.ei(), LOCAL_STEPS, rng);
         }
         scored.sort(Comparator.comparingDouble((Scored s) -> s.ei()).reversed());
         List<double[]> out = new ArrayList<>();
@@ -297,19 +225,6 @@ final class DngoTuner extends UnitCubeTuner {
         }
         double z = improvement / sd;
         return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
-    }
-
-    /** A unit vector as a hash key. */
-    private record UnitKey(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof UnitKey k && Arrays.equals(v, k.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
     }
 
     // ------------------------------------------------------------------------------- checkpoint

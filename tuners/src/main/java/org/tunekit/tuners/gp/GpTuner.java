@@ -13,8 +13,11 @@ import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
+import org.tunekit.tuners.unitcube.UnitKey;
 
 /**
  * Gaussian-process Bayesian optimisation over the unit cube of the encoded space.
@@ -43,8 +46,6 @@ final class GpTuner extends UnitCubeTuner {
     static final int MAX_WARM_UP = 1000;
     static final int MAX_STARTING_POINTS = 5;
     private static final int LOCAL_STEPS = 20;
-    private static final int FIT_ITERATIONS = 30;
-    private static final int MAX_FIT_POINTS = 300;
     /** The most observations the posterior is built on (see {@link #modelSubset}). */
     static final int MAX_MODEL_POINTS = 400;
     private static final long FIT_STREAM = 0x6F17L;
@@ -63,8 +64,7 @@ final class GpTuner extends UnitCubeTuner {
 
     private FeatureMap features;
     private ScrambledSobol sobol;
-    private double[] theta;
-    private int fittedAt;
+    private GpSurrogate model;
     private List<double[]> ranked = List.of();
 
     GpTuner(OptimizeMode mode, long seed, Utility utility, double kappa, double xi, MaternKernel kernel, double alpha,
@@ -104,54 +104,14 @@ final class GpTuner extends UnitCubeTuner {
     protected void spaceChanged(EncodedSpace space) {
         features = new FeatureMap(space);
         sobol = new ScrambledSobol(space.size(), seed());
-        theta = null;
-        fittedAt = 0;
+        model = new GpSurrogate(features, kernel, alpha);
     }
 
     // ------------------------------------------------------------------------------- training data
 
-    private record Data(double[][] x, double[] y, double mean, double scale) {}
-
-    /** The usable observations, targets standardised. */
-    private Data data() {
-        List<Observation> usable = new ArrayList<>();
-        double worst = Double.NEGATIVE_INFINITY;
-        for (Observation o : observations()) {
-            if (Double.isFinite(o.loss())) {
-                worst = Math.max(worst, o.loss());
-            }
-        }
-        for (Observation o : observations()) {
-            if (Double.isFinite(o.loss()) || (o.loss() == Double.POSITIVE_INFINITY && worst > Double.NEGATIVE_INFINITY)) {
-                usable.add(o);
-            }
-        }
-        if (usable.size() > MAX_MODEL_POINTS) {
-            usable = modelSubset(usable);
-        }
-        int n = usable.size();
-        double[][] x = new double[n][];
-        double[] y = new double[n];
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-            Observation o = usable.get(i);
-            x[i] = features.features(o.unit());
-            y[i] = o.loss() == Double.POSITIVE_INFINITY ? worst : o.loss();
-            sum += y[i];
-        }
-        double mean = n == 0 ? 0 : sum / n;
-        double ss = 0;
-        for (double v : y) {
-            ss += (v - mean) * (v - mean);
-        }
-        double scale = n < 2 ? 1 : Math.sqrt(ss / n);
-        if (!(scale > 1e-12 * Math.max(1, Math.abs(mean)))) {
-            scale = 1;
-        }
-        for (int i = 0; i < n; i++) {
-            y[i] = (y[i] - mean) / scale;
-        }
-        return new Data(x, y, mean, scale);
+    /** The usable observations, targets standardised, at most {@link #MAX_MODEL_POINTS} of them. */
+    private TrainingData data() {
+        return TrainingData.of(observations(), u -> u.size() > MAX_MODEL_POINTS ? modelSubset(u) : u, features::features);
     }
 
     /**
@@ -196,8 +156,8 @@ final class GpTuner extends UnitCubeTuner {
         if (attempt == 0) {
             ranked = List.of();
         }
-        Data data = data();
-        if (data.y().length < 2 || data.y().length + pending().size() < coldStart || dimension() == 0) {
+        TrainingData data = data();
+        if (data.size() < 2 || data.size() + pending().size() < coldStart || dimension() == 0) {
             return sobol.next();
         }
         if (attempt == 0) {
@@ -206,118 +166,40 @@ final class GpTuner extends UnitCubeTuner {
         return attempt < ranked.size() ? ranked.get(attempt) : null;
     }
 
-    private void refitIfDue(Data data) {
-        int n = data.y().length;
-        if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
-            return;
-        }
-        double[][] x = data.x();
-        double[] y = data.y();
-        if (n > MAX_FIT_POINTS) {
-            // the hyper-parameters are fitted on the most recent points only, which bounds a fit's cost
-            x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
-            y = Arrays.copyOfRange(y, n - MAX_FIT_POINTS, n);
-        }
-        GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, alpha);
-        List<double[]> starts = new ArrayList<>();
-        if (theta != null) {
-            starts.add(theta);
-        }
-        starts.add(GaussianProcess.defaultTheta(features.groups()));
-        SplittableRandom rng = rngFor(FIT_STREAM, n);
-        double[] random = new double[features.groups() + 1];
-        random[0] = rng.nextDouble(-1, 1);
-        for (int g = 1; g < random.length; g++) {
-            random[g] = rng.nextDouble(Math.log(0.05), Math.log(2));
-        }
-        starts.add(random);
-        theta = gp.fit(starts, FIT_ITERATIONS);
-        fittedAt = n;
-    }
-
     /** Scores candidates and returns the best distinct ones, best first. */
-    private List<double[]> rank(Data data, SplittableRandom rng) {
-        refitIfDue(data);
-        int[] groupOf = features.groupOf();
-        GaussianProcess.Posterior posterior = new GaussianProcess(data.x(), data.y(), groupOf, features.groups(), kernel, alpha)
-                .posterior(theta);
+    private List<double[]> rank(TrainingData data, SplittableRandom rng) {
+        model.refitIfDue(data.x(), data.y(), n -> rngFor(FIT_STREAM, n));
+        GaussianProcess.Posterior posterior = model.posterior(data.x(), data.y());
         if (posterior == null) {
             return List.of();
         }
-        double best = Double.POSITIVE_INFINITY;
-        for (double v : data.y()) {
-            best = Math.min(best, v);
-        }
-        if (!pending().isEmpty()) {
-            // kriging believer: each pending point takes its predicted mean as its value
-            int n = data.y().length;
-            int p = pending().size();
-            double[][] x = Arrays.copyOf(data.x(), n + p);
-            double[] y = Arrays.copyOf(data.y(), n + p);
-            int i = n;
-            for (Proposal pr : pending()) {
-                x[i] = features.features(pr.unit());
-                y[i] = posterior.predict(x[i], groupOf)[0];
-                best = Math.min(best, y[i]); // believed values count as observed, incumbent included
-                i++;
-            }
-            GaussianProcess.Posterior believed = new GaussianProcess(x, y, groupOf, features.groups(), kernel, alpha).posterior(theta);
-            if (believed != null) {
-                posterior = believed;
-            }
-        }
-        final GaussianProcess.Posterior model = posterior;
-        final double incumbent = best;
+        // kriging believer: each pending point takes its predicted mean as its value, incumbent included
+        GpSurrogate.Believed believed = model.believe(posterior, data.x(), data.y(), pendingUnits());
         final double margin = xi / data.scale();
         java.util.function.ToDoubleFunction<double[]> score = u -> {
-            double[] pred = model.predict(features.features(canonicalUnit(u)), groupOf);
-            return acquisition(pred[0], Math.sqrt(pred[1]), incumbent, margin);
+            double[] pred = model.predict(believed.posterior(), canonicalUnit(u));
+            return acquisition(pred[0], Math.sqrt(pred[1]), believed.incumbent(), margin);
         };
 
         int d = dimension();
-        List<Observation> top = bestObservations(5);
+        List<Observation> top = CandidatePoints.best(observations().stream().filter(o -> Double.isFinite(o.loss())).toList(), 5);
         List<double[]> points = new ArrayList<>(warmUp + startingPoints * LOCAL_STEPS);
         List<Double> scores = new ArrayList<>(points.size());
         for (int c = 0; c < warmUp; c++) {
-            double[] u = new double[d];
-            if (c % 4 == 3 && !top.isEmpty()) {
-                Observation o = top.get((c / 4) % top.size());
-                double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
-                double[] centre = o.raw() != null ? o.raw() : o.unit();
-                for (int j = 0; j < d; j++) {
-                    double m = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
-                    u[j] = Math.max(0, Math.min(1, m + sd * rng.nextGaussian()));
-                }
-            } else {
-                for (int j = 0; j < d; j++) {
-                    u[j] = rng.nextDouble();
-                }
-            }
+            double[] u = CandidatePoints.nearOrUniform(c, top, d, rng);
             points.add(u);
             scores.add(score.applyAsDouble(u));
         }
         Integer[] order = order(scores);
         int started = 0;
         for (int k = 0; k < order.length && started < startingPoints; k++, started++) {
-            double[] u = points.get(order[k]).clone();
-            double s = scores.get(order[k]);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, u[j] + step * rng.nextGaussian()));
-                }
+            ScoredPoint start = new ScoredPoint(points.get(order[k]), scores.get(order[k]));
+            CandidatePoints.climb(start, ScoredPoint::unit, v -> {
                 double sv = score.applyAsDouble(v);
                 points.add(v);
                 scores.add(sv);
-                if (sv > s) {
-                    u = v;
-                    s = sv;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return new ScoredPoint(v, sv);
+            }, (a, b) -> a.score() > b.score(), LOCAL_STEPS, rng);
         }
         order = order(scores);
         List<double[]> out = new ArrayList<>();
@@ -331,6 +213,9 @@ final class GpTuner extends UnitCubeTuner {
         return out;
     }
 
+    /** A candidate and its acquisition value. */
+    private record ScoredPoint(double[] unit, double score) {}
+
     private static Integer[] order(List<Double> scores) {
         Integer[] order = new Integer[scores.size()];
         for (int i = 0; i < order.length; i++) {
@@ -338,17 +223,6 @@ final class GpTuner extends UnitCubeTuner {
         }
         Arrays.sort(order, (a, b) -> Double.compare(scores.get(b), scores.get(a)));
         return order;
-    }
-
-    private List<Observation> bestObservations(int count) {
-        List<Observation> finite = new ArrayList<>();
-        for (Observation o : observations()) {
-            if (Double.isFinite(o.loss())) {
-                finite.add(o);
-            }
-        }
-        finite.sort((a, b) -> Double.compare(a.loss(), b.loss()));
-        return finite.subList(0, Math.min(count, finite.size()));
     }
 
     /** The acquisition value (larger is better) of a prediction of the standardised loss. */
@@ -368,47 +242,29 @@ final class GpTuner extends UnitCubeTuner {
         return 0.5 * Erf.erfc(-z / Math.sqrt(2));
     }
 
-    /** A unit vector as a hash key. */
-    private record UnitKey(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof UnitKey k && Arrays.equals(v, k.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
-    }
-
     // ------------------------------------------------------------------------------- checkpoint
 
     @Override
     protected void writeState(List<String> lines) {
         lines.add("gp.sobol " + sobol.index());
-        lines.add("gp.fitted " + fittedAt);
-        lines.add("gp.theta " + vector(theta));
+        model.writeState("gp", lines);
     }
 
     @Override
     protected void readState(Map<String, List<String[]>> lines) throws IOException {
         features = new FeatureMap(encoded());
         sobol = new ScrambledSobol(dimension(), seed());
+        model = new GpSurrogate(features, kernel, alpha);
         List<String[]> s = lines.get("gp.sobol");
-        List<String[]> f = lines.get("gp.fitted");
-        List<String[]> t = lines.get("gp.theta");
-        if (s == null || f == null || t == null) {
+        if (s == null || !model.readState("gp", lines)) {
             throw new IOException("checkpoint lacks a gp.sobol, gp.fitted or gp.theta line");
         }
         sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        fittedAt = Integer.parseInt(f.get(0)[1]);
-        String[] w = t.get(0);
-        theta = parseVector(w, 1, w.length);
     }
 
     // ------------------------------------------------------------------------------- for tests
 
     double[] theta() {
-        return theta == null ? null : theta.clone();
+        return model.theta();
     }
 }

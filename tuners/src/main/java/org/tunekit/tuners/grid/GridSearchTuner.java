@@ -1,9 +1,6 @@
 package org.tunekit.tuners.grid;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.tunekit.sdk.ClassArguments;
@@ -14,6 +11,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.CheckpointFile;
 import org.tunekit.tuners.common.SeenParameters;
 
 /**
@@ -29,8 +27,7 @@ import org.tunekit.tuners.common.SeenParameters;
  */
 final class GridSearchTuner implements Tuner {
     static final String CHECKPOINT_FILE = "grid-search.state";
-    private static final int CHECKPOINT_MAGIC = 0x544b4752; // "TKGR"
-    private static final int CHECKPOINT_VERSION = 1;
+    private static final CheckpointFile CHECKPOINT = new CheckpointFile(CHECKPOINT_FILE, 0x544b4752, 1, "GridSearch tuner"); // "TKGR"
 
     private final SeenParameters seen = new SeenParameters();
     private Grid grid;
@@ -76,25 +73,13 @@ final class GridSearchTuner implements Tuner {
 
     @Override
     public void saveCheckpoint(Path directory) throws IOException {
-        try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(
-                Files.newOutputStream(directory.resolve(CHECKPOINT_FILE))))) {
-            out.writeInt(CHECKPOINT_MAGIC);
-            out.writeInt(CHECKPOINT_VERSION);
-            seen.writeTo(out);
-        }
+        CHECKPOINT.write(directory, seen::writeTo);
     }
 
     @Override
     public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
+        if (!CHECKPOINT.read(directory, (in, file) -> seen.readFrom(in))) {
             return;
-        }
-        try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-            if (in.readInt() != CHECKPOINT_MAGIC || in.readInt() != CHECKPOINT_VERSION) {
-                throw new IOException(file + " is not a GridSearch tuner checkpoint (version " + CHECKPOINT_VERSION + ")");
-            }
-            seen.readFrom(in);
         }
         if (grid != null) {
             grid = new Grid(grid.space());

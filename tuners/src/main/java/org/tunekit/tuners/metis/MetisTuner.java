@@ -2,7 +2,6 @@ package org.tunekit.tuners.metis;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -15,9 +14,13 @@ import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.tuners.gp.FeatureMap;
 import org.tunekit.tuners.gp.GaussianProcess;
+import org.tunekit.tuners.gp.GpSurrogate;
 import org.tunekit.tuners.gp.MaternKernel;
+import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
+import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
+import org.tunekit.tuners.unitcube.UnitKey;
 
 /**
  * Metis (Li et al., USENIX ATC 2018) over the unit cube of the encoded space, so every parameter
@@ -56,8 +59,6 @@ final class MetisTuner extends UnitCubeTuner {
     static final int MAX_STARTING_POINTS = 1000;
     private static final int LOCAL_STARTS = 3;
     private static final int LOCAL_STEPS = 20;
-    private static final int FIT_ITERATIONS = 30;
-    private static final int MAX_FIT_POINTS = 300;
     private static final double NOISE = 1e-5;
     private static final double OUTLIER_Z = 1.96;
     private static final int MAX_RESAMPLE_CANDIDATES = 5;
@@ -75,8 +76,7 @@ final class MetisTuner extends UnitCubeTuner {
 
     private FeatureMap features;
     private ScrambledSobol sobol;
-    private double[] theta;
-    private int fittedAt;
+    private GpSurrogate model;
     private List<double[]> ranked = List.of();
     private Source lastSource;
 
@@ -107,79 +107,14 @@ final class MetisTuner extends UnitCubeTuner {
     protected void spaceChanged(EncodedSpace space) {
         features = new FeatureMap(space);
         sobol = new ScrambledSobol(space.size(), seed());
-        theta = null;
-        fittedAt = 0;
+        model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
     }
 
     // ------------------------------------------------------------------------------- training data
 
     /** The usable observations: inputs, standardised targets, and the observations they come from. */
-    private record Data(double[][] x, double[] y, List<Observation> from) {}
-
-    private Data data() {
-        double worst = Double.NEGATIVE_INFINITY;
-        for (Observation o : observations()) {
-            if (Double.isFinite(o.loss())) {
-                worst = Math.max(worst, o.loss());
-            }
-        }
-        List<Observation> usable = new ArrayList<>();
-        for (Observation o : observations()) {
-            if (Double.isFinite(o.loss()) || (o.loss() == Double.POSITIVE_INFINITY && worst > Double.NEGATIVE_INFINITY)) {
-                usable.add(o);
-            }
-        }
-        int n = usable.size();
-        double[][] x = new double[n][];
-        double[] y = new double[n];
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-            Observation o = usable.get(i);
-            x[i] = features.features(o.unit());
-            y[i] = o.loss() == Double.POSITIVE_INFINITY ? worst : o.loss();
-            sum += y[i];
-        }
-        double mean = n == 0 ? 0 : sum / n;
-        double ss = 0;
-        for (double v : y) {
-            ss += (v - mean) * (v - mean);
-        }
-        double scale = n < 2 ? 1 : Math.sqrt(ss / n);
-        if (!(scale > 1e-12 * Math.max(1, Math.abs(mean)))) {
-            scale = 1;
-        }
-        for (int i = 0; i < n; i++) {
-            y[i] = (y[i] - mean) / scale;
-        }
-        return new Data(x, y, usable);
-    }
-
-    private void refitIfDue(Data data) {
-        int n = data.y().length;
-        if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
-            return;
-        }
-        double[][] x = data.x();
-        double[] y = data.y();
-        if (n > MAX_FIT_POINTS) {
-            x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
-            y = Arrays.copyOfRange(y, n - MAX_FIT_POINTS, n);
-        }
-        GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), MaternKernel.FIVE_HALVES, NOISE);
-        List<double[]> starts = new ArrayList<>();
-        if (theta != null) {
-            starts.add(theta);
-        }
-        starts.add(GaussianProcess.defaultTheta(features.groups()));
-        SplittableRandom rng = rngFor(FIT_STREAM, n);
-        double[] random = new double[features.groups() + 1];
-        random[0] = rng.nextDouble(-1, 1);
-        for (int g = 1; g < random.length; g++) {
-            random[g] = rng.nextDouble(Math.log(0.05), Math.log(2));
-        }
-        starts.add(random);
-        theta = gp.fit(starts, FIT_ITERATIONS);
-        fittedAt = n;
+    private TrainingData data() {
+        return TrainingData.of(observations(), features::features);
     }
 
     // ------------------------------------------------------------------------------- proposals
@@ -190,8 +125,8 @@ final class MetisTuner extends UnitCubeTuner {
             ranked = List.of();
             lastSource = null;
         }
-        Data data = data();
-        if (data.y().length < 2 || data.y().length + pending().size() < coldStart || dimension() == 0) {
+        TrainingData data = data();
+        if (data.size() < 2 || data.size() + pending().size() < coldStart || dimension() == 0) {
             return sobol.next();
         }
         if (attempt == 0) {
@@ -206,18 +141,11 @@ final class MetisTuner extends UnitCubeTuner {
     /** One evaluated point: its prediction (standardised loss) and expected improvement. */
     private record Scored(double[] point, double mean, double variance, double ei) {}
 
-    private List<double[]> rank(Data data, SplittableRandom rng) {
-        refitIfDue(data);
-        int[] groupOf = features.groupOf();
-        GaussianProcess.Posterior posterior = new GaussianProcess(data.x(), data.y(), groupOf, features.groups(),
-                MaternKernel.FIVE_HALVES, NOISE).posterior(theta);
+    private List<double[]> rank(TrainingData data, SplittableRandom rng) {
+        model.refitIfDue(data.x(), data.y(), n -> rngFor(FIT_STREAM, n));
+        GaussianProcess.Posterior posterior = model.posterior(data.x(), data.y());
         if (posterior == null) {
             return List.of();
-        }
-        int n = data.y().length;
-        double best = Double.POSITIVE_INFINITY;
-        for (double v : data.y()) {
-            best = Math.min(best, v);
         }
 
         // re-sampling candidates come from the real observations only
@@ -226,29 +154,10 @@ final class MetisTuner extends UnitCubeTuner {
             candidates.addAll(resamplingCandidates(data, posterior, rng));
         }
 
-        GaussianProcess.Posterior model = posterior;
-        if (!pending().isEmpty()) {
-            int p = pending().size();
-            double[][] x = Arrays.copyOf(data.x(), n + p);
-            double[] y = Arrays.copyOf(data.y(), n + p);
-            int i = n;
-            for (Proposal pr : pending()) {
-                x[i] = features.features(pr.unit());
-                y[i] = posterior.predict(x[i], groupOf)[0];
-                best = Math.min(best, y[i]);
-                i++;
-            }
-            GaussianProcess.Posterior believed = new GaussianProcess(x, y, groupOf, features.groups(), MaternKernel.FIVE_HALVES,
-                    NOISE).posterior(theta);
-            if (believed != null) {
-                model = believed;
-            }
-        }
-        final double incumbent = best;
-        final GaussianProcess.Posterior m = model;
+        GpSurrogate.Believed believed = model.believe(posterior, data.x(), data.y(), pendingUnits());
         java.util.function.Function<double[], Scored> score = u -> {
-            double[] pred = m.predict(features.features(canonicalUnit(u)), groupOf);
-            return new Scored(u, pred[0], pred[1], expectedImprovement(pred[0], Math.sqrt(pred[1]), incumbent));
+            double[] pred = model.predict(believed.posterior(), canonicalUnit(u));
+            return new Scored(u, pred[0], pred[1], expectedImprovement(pred[0], Math.sqrt(pred[1]), believed.incumbent()));
         };
 
         List<Scored> scored = screen(data, score, rng);
@@ -285,36 +194,12 @@ final class MetisTuner extends UnitCubeTuner {
     }
 
     /** Scores the screening points: uniform ones, points near the best observations, and best observations with one coordinate redrawn. */
-    private List<Scored> screen(Data data, java.util.function.Function<double[], Scored> score, SplittableRandom rng) {
+    private List<Scored> screen(TrainingData data, java.util.function.Function<double[], Scored> score, SplittableRandom rng) {
         int d = dimension();
-        List<Observation> top = new ArrayList<>(data.from());
-        top.sort(Comparator.comparingDouble(Observation::loss));
-        top = top.subList(0, Math.min(5, top.size()));
+        List<Observation> top = CandidatePoints.best(data.from(), 5);
         List<Scored> out = new ArrayList<>(startingPoints + 2 * LOCAL_STARTS * LOCAL_STEPS);
         for (int c = 0; c < startingPoints; c++) {
-            double[] u = new double[d];
-            if (c % 4 == 1 && !top.isEmpty()) {
-                // the best observation with one coordinate drawn anew: reaches other options of a choice
-                Observation o = top.get((c / 4) % top.size());
-                double[] centre = o.raw() != null ? o.raw() : o.unit();
-                for (int j = 0; j < d; j++) {
-                    u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
-                }
-                u[rng.nextInt(d)] = rng.nextDouble();
-            } else if (c % 4 == 3 && !top.isEmpty()) {
-                Observation o = top.get((c / 4) % top.size());
-                double sd = (c / 4) % 2 == 0 ? 0.02 : 0.1;
-                double[] centre = o.raw() != null ? o.raw() : o.unit();
-                for (int j = 0; j < d; j++) {
-                    double mu = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
-                    u[j] = Math.max(0, Math.min(1, mu + sd * rng.nextGaussian()));
-                }
-            } else {
-                for (int j = 0; j < d; j++) {
-                    u[j] = rng.nextDouble();
-                }
-            }
-            out.add(score.apply(u));
+            out.add(score.apply(CandidatePoints.screening(c, top, d, rng)));
         }
         return out;
     }
@@ -327,25 +212,13 @@ final class MetisTuner extends UnitCubeTuner {
             SplittableRandom rng) {
         List<Scored> starts = new ArrayList<>(scored);
         starts.sort(order);
-        int d = dimension();
         Scored best = starts.get(0);
         for (int k = 0; k < Math.min(LOCAL_STARTS, starts.size()); k++) {
-            Scored current = starts.get(k);
-            double step = 0.05;
-            for (int t = 0; t < LOCAL_STEPS; t++) {
-                double[] v = new double[d];
-                for (int j = 0; j < d; j++) {
-                    v[j] = Math.max(0, Math.min(1, current.point()[j] + step * rng.nextGaussian()));
-                }
+            Scored current = CandidatePoints.climb(starts.get(k), Scored::point, v -> {
                 Scored s = score.apply(v);
                 scored.add(s);
-                if (order.compare(s, current) < 0) {
-                    current = s;
-                    step = Math.min(0.2, step * 1.5);
-                } else {
-                    step = Math.max(1e-4, step * 0.8);
-                }
-            }
+                return s;
+            }, (a, b) -> order.compare(a, b) < 0, LOCAL_STEPS, rng);
             if (order.compare(current, best) < 0) {
                 best = current;
             }
@@ -358,7 +231,7 @@ final class MetisTuner extends UnitCubeTuner {
      * poorly; the gain is the expected improvement under that leave-one-out prediction over the best
      * of the other observations. At most {@value #MAX_RESAMPLE_CANDIDATES}, the most surprising first.
      */
-    private List<Candidate> resamplingCandidates(Data data, GaussianProcess.Posterior posterior, SplittableRandom rng) {
+    private List<Candidate> resamplingCandidates(TrainingData data, GaussianProcess.Posterior posterior, SplittableRandom rng) {
         int n = data.y().length;
         if (n < 3) {
             return List.of();
@@ -451,42 +324,24 @@ final class MetisTuner extends UnitCubeTuner {
         return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
     }
 
-    /** A unit vector as a hash key. */
-    private record UnitKey(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof UnitKey k && Arrays.equals(v, k.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
-    }
-
     // ------------------------------------------------------------------------------- checkpoint
 
     @Override
     protected void writeState(List<String> lines) {
         lines.add("metis.sobol " + sobol.index());
-        lines.add("metis.fitted " + fittedAt);
-        lines.add("metis.theta " + vector(theta));
+        model.writeState("metis", lines);
     }
 
     @Override
     protected void readState(Map<String, List<String[]>> lines) throws IOException {
         features = new FeatureMap(encoded());
         sobol = new ScrambledSobol(dimension(), seed());
+        model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
         List<String[]> s = lines.get("metis.sobol");
-        List<String[]> f = lines.get("metis.fitted");
-        List<String[]> t = lines.get("metis.theta");
-        if (s == null || f == null || t == null) {
+        if (s == null || !model.readState("metis", lines)) {
             throw new IOException("checkpoint lacks a metis.sobol, metis.fitted or metis.theta line");
         }
         sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        fittedAt = Integer.parseInt(f.get(0)[1]);
-        String[] w = t.get(0);
-        theta = parseVector(w, 1, w.length);
     }
 
     // ------------------------------------------------------------------------------- for tests

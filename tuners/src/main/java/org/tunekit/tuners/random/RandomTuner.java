@@ -1,9 +1,6 @@
 package org.tunekit.tuners.random;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
@@ -16,6 +13,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.CheckpointFile;
 import org.tunekit.tuners.common.SeenParameters;
 
 /**
@@ -35,8 +33,7 @@ final class RandomTuner implements Tuner {
     static final int MAX_DRAWS = 1000;
 
     static final String CHECKPOINT_FILE = "random-tuner.state";
-    private static final int CHECKPOINT_MAGIC = 0x544b524e; // "TKRN"
-    private static final int CHECKPOINT_VERSION = 1;
+    private static final CheckpointFile CHECKPOINT = new CheckpointFile(CHECKPOINT_FILE, 0x544b524e, 1, "Random tuner"); // "TKRN"
     private static final System.Logger LOG = System.getLogger(RandomTuner.class.getName());
 
     private long seed;
@@ -114,30 +111,17 @@ final class RandomTuner implements Tuner {
 
     @Override
     public void saveCheckpoint(Path directory) throws IOException {
-        try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(
-                Files.newOutputStream(directory.resolve(CHECKPOINT_FILE))))) {
-            out.writeInt(CHECKPOINT_MAGIC);
-            out.writeInt(CHECKPOINT_VERSION);
+        CHECKPOINT.write(directory, out -> {
             out.writeLong(seed);
             out.writeLong(draws);
             seen.writeTo(out);
-        }
+        });
     }
 
     /** Restores the seed, the position in its stream and the seen points; the search space comes afterwards. */
     @Override
     public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
-            LOG.log(System.Logger.Level.INFO, "Random tuner: no checkpoint file " + file + "; starting afresh");
-            return;
-        }
-        try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-            int magic = in.readInt();
-            int version = in.readInt();
-            if (magic != CHECKPOINT_MAGIC || version != CHECKPOINT_VERSION) {
-                throw new IOException(file + " is not a Random tuner checkpoint (version " + CHECKPOINT_VERSION + ")");
-            }
+        boolean found = CHECKPOINT.read(directory, (in, file) -> {
             long savedSeed = in.readLong();
             long savedDraws = in.readLong();
             if (savedDraws < 0) {
@@ -153,6 +137,9 @@ final class RandomTuner implements Tuner {
                 master.split();
             }
             draws = savedDraws;
+        });
+        if (!found) {
+            LOG.log(System.Logger.Level.INFO, "Random tuner: no checkpoint file " + CHECKPOINT.file(directory) + "; starting afresh");
         }
     }
 }

@@ -13,6 +13,7 @@ import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
+import org.tunekit.tuners.unitcube.UnitKey;
 
 /**
  * Sequential model-based algorithm configuration (SMAC): a random-forest surrogate, expected
@@ -477,19 +478,6 @@ final class SmacTuner extends UnitCubeTuner {
         double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
         double r = poly * Math.exp(-z * z);
         return x >= 0 ? r : 2 - r;
-    }
-
-    /** A unit vector as a hash key. */
-    private record UnitKey(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof UnitKey k && Arrays.equals(v, k.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
     }
 
     // ------------------------------------------------------------------------------- checkpoint

@@ -177,6 +177,15 @@ public abstract class UnitCubeTuner implements Tuner {
         return Collections.unmodifiableCollection(pending.values());
     }
 
+    /** The unit points of the suggestions waiting for results, in order of suggestion. */
+    protected final List<double[]> pendingUnits() {
+        List<double[]> units = new ArrayList<>(pending.size());
+        for (Proposal p : pending.values()) {
+            units.add(p.unit());
+        }
+        return units;
+    }
+
     /** The seed of every random choice (restored from a checkpoint when one is loaded). */
     protected final long seed() {
         return seed;

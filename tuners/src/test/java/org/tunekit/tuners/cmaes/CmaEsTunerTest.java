@@ -117,14 +117,6 @@ class CmaEsTunerTest extends UnitCubeTunerContract {
 
     @Test
     void bestAfterFortyBeatsRandomSamplingClearly() throws Exception {
-        List<Double> bests = new ArrayList<>();
-        for (long seed = 0; seed < 9; seed++) {
-            Tuner tuner = create(seed);
-            tuner.updateSearchSpace(square());
-            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
-        }
-        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
-        System.out.println("CMAES best-after-40 median " + median(bests) + " vs random " + random + " " + bests);
-        assertThat(median(bests)).isLessThan(random / 3);
+        assertBestAfterFortyBeatsRandomBy(3);
     }
 }

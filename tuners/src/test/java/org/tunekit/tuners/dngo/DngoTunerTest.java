@@ -3,7 +3,6 @@ package org.tunekit.tuners.dngo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -41,14 +40,7 @@ class DngoTunerTest extends UnitCubeTunerContract {
 
     @Test
     void bestAfterFortyBeatsRandomSamplingClearly() throws Exception {
-        List<Double> bests = new ArrayList<>();
-        for (long seed = 0; seed < 9; seed++) {
-            Tuner tuner = create(seed);
-            tuner.updateSearchSpace(square());
-            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
-        }
-        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
-        assertThat(median(bests)).isLessThan(random / 10);
+        assertBestAfterFortyBeatsRandomBy(10);
     }
 
     @Test

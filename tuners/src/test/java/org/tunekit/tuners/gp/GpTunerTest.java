@@ -63,15 +63,7 @@ class GpTunerTest extends UnitCubeTunerContract {
 
     @Test
     void bestAfterFortyBeatsRandomSamplingClearly() throws Exception {
-        List<Double> bests = new ArrayList<>();
-        for (long seed = 0; seed < 9; seed++) {
-            Tuner tuner = create(seed);
-            tuner.updateSearchSpace(square());
-            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
-        }
-        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
-        System.out.println("GP best-after-40 median " + median(bests) + " vs random " + random + " " + bests);
-        assertThat(median(bests)).isLessThan(random / 10);
+        assertBestAfterFortyBeatsRandomBy(10);
     }
 
     @Test

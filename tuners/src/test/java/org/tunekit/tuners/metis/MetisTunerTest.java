@@ -51,14 +51,7 @@ class MetisTunerTest extends UnitCubeTunerContract {
 
     @Test
     void bestAfterFortyBeatsRandomSamplingClearly() throws Exception {
-        List<Double> bests = new ArrayList<>();
-        for (long seed = 0; seed < 9; seed++) {
-            Tuner tuner = create(seed);
-            tuner.updateSearchSpace(square());
-            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
-        }
-        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
-        assertThat(median(bests)).isLessThan(random / 10);
+        assertBestAfterFortyBeatsRandomBy(10);
     }
 
     /** A smooth curve observed on a grid, one observation corrupted: Metis proposes to re-sample next to it. */

@@ -51,14 +51,7 @@ class SmacTunerTest extends UnitCubeTunerContract {
 
     @Test
     void bestAfterFortyBeatsRandomSamplingClearly() throws Exception {
-        List<Double> bests = new ArrayList<>();
-        for (long seed = 0; seed < 9; seed++) {
-            Tuner tuner = create(seed);
-            tuner.updateSearchSpace(square());
-            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
-        }
-        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
-        assertThat(median(bests)).isLessThan(random / 5);
+        assertBestAfterFortyBeatsRandomBy(5);
     }
 
     /** Only the option and one nested number matter; SMAC must find the right option and narrow the number. */

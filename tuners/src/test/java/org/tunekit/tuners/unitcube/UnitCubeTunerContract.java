@@ -38,6 +38,21 @@ public abstract class UnitCubeTunerContract {
         return create(Map.of("seed", seed, "optimize_mode", "minimize"));
     }
 
+    /**
+     * Asserts that the median, over seeds 0 to 8, of the best {@link #quadratic} value within 40
+     * suggestions on {@link #square()} is below random search's median divided by {@code factor}.
+     */
+    protected void assertBestAfterFortyBeatsRandomBy(double factor) throws NoMoreTrialsException {
+        List<Double> bests = new ArrayList<>();
+        for (long seed = 0; seed < 9; seed++) {
+            Tuner tuner = create(seed);
+            tuner.updateSearchSpace(square());
+            bests.add(bestAfter(tuner, 40, UnitCubeTunerContract::quadratic));
+        }
+        double random = randomMedian(square(), 25, 40, UnitCubeTunerContract::quadratic);
+        assertThat(median(bests)).as("best after 40 per seed %s, random median %s", bests, random).isLessThan(random / factor);
+    }
+
     /** Every NNI type, plus a nested choice. */
     public static SearchSpace allTypes() {
         return SearchSpace.builder()

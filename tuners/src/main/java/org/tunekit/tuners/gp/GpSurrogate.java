@@ -1,0 +1,142 @@
+package org.tunekit.tuners.gp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.IntFunction;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
+
+/**
+ * A Gaussian process surrogate of the standardised loss on {@link FeatureMap} inputs, with the
+ * schedule of its hyper-parameter fits and the kriging believer for pending points.
+ *
+ * <p>The hyper-parameters are refitted by maximum a posteriori whenever the number of training points
+ * has grown by an eighth since the last fit, from the previous fit, the default and one random start,
+ * on at most the {@value #MAX_FIT_POINTS} most recent points; in between they are reused.
+ */
+public final class GpSurrogate {
+    private static final int FIT_ITERATIONS = 30;
+    private static final int MAX_FIT_POINTS = 300;
+
+    private final FeatureMap features;
+    private final MaternKernel kernel;
+    private final double noise;
+    private double[] theta;
+    private int fittedAt;
+
+    /** An unfitted surrogate on the given inputs with the given kernel and noise variance. */
+    public GpSurrogate(FeatureMap features, MaternKernel kernel, double noise) {
+        this.features = features;
+        this.kernel = kernel;
+        this.noise = noise;
+    }
+
+    /**
+     * Refits the hyper-parameters if the training set has grown enough since the last fit.
+     *
+     * @param x the inputs, oldest first
+     * @param y the standardised losses
+     * @param random the generator for the random start, given the number of training points; only
+     *     called when a fit happens
+     */
+    public void refitIfDue(double[][] x, double[] y, IntFunction<SplittableRandom> random) {
+        int n = y.length;
+        if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
+            return;
+        }
+        if (n > MAX_FIT_POINTS) {
+            // the hyper-parameters are fitted on the most recent points only, which bounds a fit's cost
+            x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
+            y = Arrays.copyOfRange(y, n - MAX_FIT_POINTS, n);
+        }
+        GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, noise);
+        List<double[]> starts = new ArrayList<>();
+        if (theta != null) {
+            starts.add(theta);
+        }
+        starts.add(GaussianProcess.defaultTheta(features.groups()));
+        SplittableRandom rng = random.apply(n);
+        double[] start = new double[features.groups() + 1];
+        start[0] = rng.nextDouble(-1, 1);
+        for (int g = 1; g < start.length; g++) {
+            start[g] = rng.nextDouble(Math.log(0.05), Math.log(2));
+        }
+        starts.add(start);
+        theta = gp.fit(starts, FIT_ITERATIONS);
+        fittedAt = n;
+    }
+
+    /** The posterior given the training points with the current hyper-parameters, or {@code null} if it cannot be built. */
+    public GaussianProcess.Posterior posterior(double[][] x, double[] y) {
+        return new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, noise).posterior(theta);
+    }
+
+    /** A posterior that takes pending points into account, and the incumbent standardised loss. */
+    public record Believed(GaussianProcess.Posterior posterior, double incumbent) {}
+
+    /**
+     * The kriging believer: each pending point joins the training points with {@code posterior}'s
+     * predicted mean as its value, and that value also counts for the incumbent. Returns
+     * {@code posterior} itself when nothing is pending or the extended posterior cannot be built.
+     *
+     * @param posterior the posterior of the training points {@code x}, {@code y}
+     * @param pendingUnits the unit points of the pending suggestions
+     */
+    public Believed believe(GaussianProcess.Posterior posterior, double[][] x, double[] y, List<double[]> pendingUnits) {
+        double best = Double.POSITIVE_INFINITY;
+        for (double v : y) {
+            best = Math.min(best, v);
+        }
+        if (pendingUnits.isEmpty()) {
+            return new Believed(posterior, best);
+        }
+        int n = y.length;
+        int p = pendingUnits.size();
+        double[][] xb = Arrays.copyOf(x, n + p);
+        double[] yb = Arrays.copyOf(y, n + p);
+        int i = n;
+        for (double[] unit : pendingUnits) {
+            xb[i] = features.features(unit);
+            yb[i] = posterior.predict(xb[i], features.groupOf())[0];
+            best = Math.min(best, yb[i]);
+            i++;
+        }
+        GaussianProcess.Posterior believed = posterior(xb, yb);
+        return new Believed(believed != null ? believed : posterior, best);
+    }
+
+    /** The predicted mean and variance at a unit point. */
+    public double[] predict(GaussianProcess.Posterior posterior, double[] unit) {
+        return posterior.predict(features.features(unit), features.groupOf());
+    }
+
+    /** The fitted hyper-parameters, or {@code null} before the first fit (a copy). */
+    public double[] theta() {
+        return theta == null ? null : theta.clone();
+    }
+
+    /** Adds the fit to a checkpoint: the lines {@code <prefix>.fitted} and {@code <prefix>.theta}. */
+    public void writeState(String prefix, List<String> lines) {
+        lines.add(prefix + ".fitted " + fittedAt);
+        lines.add(prefix + ".theta " + UnitCubeTuner.vector(theta));
+    }
+
+    /**
+     * Restores the fit from the lines {@link #writeState} wrote.
+     *
+     * @return {@code false}, and nothing restored, when either line is missing
+     */
+    public boolean readState(String prefix, Map<String, List<String[]>> lines) {
+        List<String[]> f = lines.get(prefix + ".fitted");
+        List<String[]> t = lines.get(prefix + ".theta");
+        if (f == null || t == null) {
+            return false;
+        }
+        String[] w = t.get(0);
+        fittedAt = Integer.parseInt(f.get(0)[1]);
+        theta = UnitCubeTuner.parseVector(w, 1, w.length);
+        return true;
+    }
+}
