@@ -13,7 +13,7 @@ public final class AnnealTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "annealing-style search around the best results with a neighbourhood that narrows as results accumulate";
+        return "Annealing-style search around the best results with a neighbourhood that narrows as results accumulate";
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class CmaEsTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "covariance matrix adaptation evolution strategy with IPOP restarts";
+        return "Covariance matrix adaptation evolution strategy with IPOP restarts";
     }
 
     @Override

@@ -16,7 +16,7 @@ public final class EvolutionTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "steady-state evolution: tournament selection, mutation of one or a few parameters, the worst member replaced";
+        return "Steady-state evolution: tournament selection, mutation of one or a few parameters, the worst member replaced";
     }
 
     @Override

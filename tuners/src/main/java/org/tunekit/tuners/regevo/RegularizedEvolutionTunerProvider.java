@@ -16,7 +16,7 @@ public final class RegularizedEvolutionTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "regularized (aging) evolution: tournament of sample_size, one-parameter mutation, the oldest member dies";
+        return "Regularized (aging) evolution: tournament of sample_size, one-parameter mutation, the oldest member dies";
     }
 
     @Override

@@ -13,7 +13,7 @@ public final class SobolTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "scrambled Sobol quasi-random sequence over the search space";
+        return "Scrambled Sobol quasi-random sequence over the search space";
     }
 
     @Override
