@@ -53,11 +53,14 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * only re-sampling candidates or random points are suggested).
  *
  * <p>Pending suggestions enter the model with their predicted mean as their value (kriging
- * believer), which shrinks the variance next to them and spreads a batch out.
+ * believer), which shrinks the variance next to them and spreads a batch out; the exploitation
+ * candidate is then sought away from them (a penalty on the mean that fades with the distance to
+ * each pending point), since next to them the believed mean is lowest and nothing is left to gain.
  */
 final class MetisTuner extends UnitCubeTuner {
     static final int MAX_STARTING_POINTS = 1000;
     private static final int LOCAL_STARTS = 3;
+    private static final double PENDING_RADIUS = 0.1;
     private static final int LOCAL_STEPS = 20;
     private static final double NOISE = 1e-5;
     private static final double OUTLIER_Z = 1.96;
@@ -163,7 +166,12 @@ final class MetisTuner extends UnitCubeTuner {
         List<Scored> scored = screen(data, score, rng);
         boolean explore = rng.nextDouble() < explorationProbability;
         if (!noCandidates) {
-            Scored exploit = localSearch(scored, Comparator.comparingDouble(Scored::mean), score, rng);
+            // with trials pending, the believed mean is lowest right next to them, where nothing is left
+            // to gain: exploitation then looks for the lowest mean away from them (local penalisation)
+            List<double[]> pending = pendingUnits();
+            Comparator<Scored> byMean = pending.isEmpty() ? Comparator.comparingDouble(Scored::mean)
+                    : Comparator.comparingDouble((Scored s) -> s.mean() + pendingPenalty(s.point(), pending));
+            Scored exploit = localSearch(scored, byMean, score, rng);
             candidates.add(new Candidate(exploit.point(), Source.EXPLOITATION, exploit.ei()));
             if (explore) {
                 Scored far = localSearch(scored, Comparator.comparingDouble((Scored s) -> s.variance()).reversed(), score, rng);
@@ -191,6 +199,25 @@ final class MetisTuner extends UnitCubeTuner {
             }
         }
         return out;
+    }
+
+    /**
+     * How much a point next to pending suggestions is held back when exploiting: one standard
+     * deviation of the standardised loss at a pending point, fading with the distance in the unit
+     * cube over {@value #PENDING_RADIUS}.
+     */
+    static double pendingPenalty(double[] u, List<double[]> pending) {
+        double penalty = 0;
+        for (double[] p : pending) {
+            double d2 = 0;
+            for (int j = 0; j < u.length; j++) {
+                double a = Double.isNaN(u[j]) ? 0.5 : u[j];
+                double b = Double.isNaN(p[j]) ? 0.5 : p[j];
+                d2 += (a - b) * (a - b);
+            }
+            penalty += Math.exp(-d2 / (2 * PENDING_RADIUS * PENDING_RADIUS));
+        }
+        return penalty;
     }
 
     /** Scores the screening points: uniform ones, points near the best observations, and best observations with one coordinate redrawn. */

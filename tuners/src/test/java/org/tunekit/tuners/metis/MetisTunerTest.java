@@ -97,4 +97,16 @@ class MetisTunerTest extends UnitCubeTunerContract {
         assertThat(MetisTuner.expectedImprovement(-1, 1, 0)).isGreaterThan(MetisTuner.expectedImprovement(0, 1, 0));
         assertThat(MetisTuner.expectedImprovement(-1, 0, 0)).isEqualTo(1.0);
     }
+
+    @Test
+    void exploitationIsHeldBackNextToPendingPointsOnly() {
+        java.util.List<double[]> pending = java.util.List.of(new double[] {0.2, 0.2}, new double[] {0.8, 0.8});
+        double atPending = MetisTuner.pendingPenalty(new double[] {0.2, 0.2}, pending);
+        double near = MetisTuner.pendingPenalty(new double[] {0.25, 0.2}, pending);
+        double far = MetisTuner.pendingPenalty(new double[] {0.5, 0.5}, pending);
+        org.assertj.core.api.Assertions.assertThat(atPending).isGreaterThan(near).isGreaterThan(0.99);
+        org.assertj.core.api.Assertions.assertThat(near).isGreaterThan(far);
+        org.assertj.core.api.Assertions.assertThat(far).isLessThan(1e-3);
+        org.assertj.core.api.Assertions.assertThat(MetisTuner.pendingPenalty(new double[] {0.5, 0.5}, java.util.List.of())).isZero();
+    }
 }
