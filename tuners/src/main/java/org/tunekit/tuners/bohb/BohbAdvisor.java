@@ -1,5 +1,6 @@
 package org.tunekit.tuners.bohb;
 
+import org.tunekit.tuners.common.ValueText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +17,6 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.tuners.hyperband.BracketAdvisor;
-import org.tunekit.tuners.hyperband.ValueText;
 
 /**
  * BOHB (Falkner, Klein &amp; Hutter 2018): Hyperband's brackets between {@code min_budget} and

@@ -1,5 +1,6 @@
 package org.tunekit.tuners.pbt;
 
+import org.tunekit.tuners.common.ValueText;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;

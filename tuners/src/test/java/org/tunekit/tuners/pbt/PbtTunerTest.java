@@ -465,25 +465,4 @@ class PbtTunerTest {
             }
         }
     }
-
-    @Test
-    void valueTextReadsBackExactly() {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("i", 3L);
-        v.put("d", 3.0);
-        v.put("tiny", 1e-300);
-        v.put("nan", Double.NaN);
-        v.put("inf", Double.NEGATIVE_INFINITY);
-        v.put("s", "a \"quoted\" \\ line\nnext\u0001");
-        v.put("b", true);
-        v.put("n", null);
-        v.put("l", List.of(1L, 2.5, "x", List.of()));
-        v.put("m", Map.of("_name", "tree", "depth", 4L));
-        Object back = ValueText.read(ValueText.write(v));
-        assertThat(back).isEqualTo(v);
-        assertThat(((Map<?, ?>) back).get("i")).isInstanceOf(Long.class);
-        assertThat(((Map<?, ?>) back).get("d")).isInstanceOf(Double.class);
-        assertThatThrownBy(() -> ValueText.read("{\"a\":1")).hasMessageContaining("character 6");
-        assertThat((Double) ValueText.read("0.1")).isCloseTo(0.1, within(0.0));
-    }
 }

@@ -1,4 +1,4 @@
-package org.tunekit.tuners.hyperband;
+package org.tunekit.tuners.common;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
