@@ -29,8 +29,15 @@ final class BenchCurvesCommand implements Callable<Integer> {
 
     @Option(names = "--configs", split = ",", paramLabel = "NAME",
             description = "Configurations: none (no early stopping), Medianstop, Curvefitting, SuccessiveHalving, Percentile, Patience, "
-                    + "Hyperband, BOHB (default: all; advisors that are not present are skipped with a note).")
+                    + "Hyperband, BOHB, each optionally as NAME@EPOCH to start judging after EPOCH epochs (default: all, plus the "
+                    + "--first-judgements variants; advisors that are not present are skipped with a note).")
     List<String> configs = new ArrayList<>();
+
+    @Option(names = "--first-judgements", split = ",", paramLabel = "EPOCH",
+            description = "Without --configs, also run each algorithm that has an argument for where it starts judging (start_step, "
+                    + "min_resource, n_warmup_steps, min_budget) with that argument at each of these epochs, labelled NAME@EPOCH "
+                    + "(default: ${DEFAULT-VALUE}).")
+    List<Integer> firstJudgements = new ArrayList<>(List.of(10, 15, 20));
 
     @Option(names = "--config-args", paramLabel = "LABEL=JSON",
             description = "Class arguments of one configuration's assessor or advisor over its defaults, as a JSON object (a null value "
@@ -41,7 +48,7 @@ final class BenchCurvesCommand implements Callable<Integer> {
     String tuner = "Random";
 
     @Option(names = "--seeds", paramLabel = "SEEDS", description = "Seeds: A..B (inclusive) or a comma list (default: ${DEFAULT-VALUE}).")
-    String seeds = "0..19";
+    String seeds = "0..99";
 
     @Option(names = "--trials", description = "Trials per run of a tuner configuration (default: ${DEFAULT-VALUE}).")
     int trials = 100;
@@ -97,6 +104,9 @@ final class BenchCurvesCommand implements Callable<Integer> {
         List<CurveSetup> setups = new ArrayList<>();
         if (configs.isEmpty()) {
             setups.addAll(CurveSetup.presets());
+            for (int epoch : firstJudgements) {
+                CurveSetup.presets().forEach(p -> p.judgingFrom(epoch).ifPresent(setups::add));
+            }
         } else {
             configs.stream().map(String::trim).distinct().forEach(c -> setups.add(CurveSetup.preset(c)));
         }

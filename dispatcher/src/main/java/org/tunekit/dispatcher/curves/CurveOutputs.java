@@ -16,7 +16,10 @@ final class CurveOutputs {
     static final String RUNS_HEADER = "config,seed,trials_started,trials_completed,trials_killed,epochs,best_final,regret,oracle_regret,stalled,failure";
     static final String TRIALS_HEADER = "config,seed,trial,trial_job_id,parameter_id,lr,batch_size,width,schedule,family,budget,epochs,end,last_value,true_final";
 
-    /** The targets: assessors at most 60% of the baseline's epochs with regret within +10%; advisors at most 50% at no worse regret. */
+    /**
+     * The targets, by algorithm (every configuration of it, whatever its arguments): assessors at most
+     * 60% of the baseline's epochs with regret within +10%; advisors at most 50% at no worse regret.
+     */
     private static final Map<String, double[]> TARGETS = Map.of(
             "medianstop", new double[] {60, 1.10},
             "curvefitting", new double[] {60, 1.10},
@@ -126,7 +129,7 @@ final class CurveOutputs {
             Stats x = st.get();
             String ratio = baseline.isPresent() && baseline.get().regret() != null && x.regret() != null
                     ? signedPct(100 * (x.regret().median() / baseline.get().regret().median() - 1)) : "n/a";
-            double[] target = TARGETS.get(s.label().toLowerCase(Locale.ROOT));
+            double[] target = s.algorithm() == null ? null : TARGETS.get(s.algorithm().toLowerCase(Locale.ROOT));
             String targetText = target == null ? "—" : "≤ " + pct(target[0]) + " epochs, regret " + (target[1] > 1 ? "≤ +" + pct(100 * (target[1] - 1)) : "≤ none's");
             String met = target == null ? "—" : verdict(x, baseline, target);
             sb.append("| ").append(s.label()).append(" | ").append(Numbers.quartiles(x.epochs())).append(" | ")
@@ -157,8 +160,27 @@ final class CurveOutputs {
         }
         sb.append("\nConfigurations:\n\n");
         setups.forEach(s -> sb.append("- ").append(s.label()).append(": ").append(s.describe()).append('\n'));
+        sb.append(suiteProfile());
         return sb.toString();
     }
+
+    /** How well a configuration's value after k epochs predicts its final value, over random configurations. */
+    static String suiteProfile() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nHow early the suite's ranking settles: Spearman rank correlation "
+                + "between the value observed after k epochs and the final value, over %d configurations drawn from the prior "
+                + "(the epoch a rule first judges at needs a high one):%n%n| k | ", PROFILE_SAMPLES));
+        StringBuilder rule = new StringBuilder("|---|");
+        StringBuilder row = new StringBuilder("| rank correlation |");
+        for (int k : PROFILE_EPOCHS) {
+            sb.append(k).append(" | ");
+            rule.append("---|");
+            row.append(' ').append(String.format(Locale.ROOT, "%.2f", CurveSuite.rankCorrelation(k, PROFILE_SAMPLES, 1))).append(" |");
+        }
+        return sb.append('\n').append(rule).append('\n').append(row).append('\n').toString();
+    }
+
+    private static final int PROFILE_SAMPLES = 5000;
+    private static final int[] PROFILE_EPOCHS = {1, 2, 3, 5, 8, 10, 15, 20, 30, 40};
 
     private static String verdict(Stats x, Optional<Stats> baseline, double[] target) {
         if (baseline.isEmpty() || baseline.get().regret() == null || x.regret() == null || x.epochPercent() == null) {

@@ -56,13 +56,24 @@ class CurveBenchmarkTest {
         assertThat(outcome.summary())
                 .contains("| none | 300 [300, 300] | 100 [100, 100] |")
                 .contains("| KillAll | 6 [6, 6] | 2 [2, 2] | n/a |")
-                .contains("KillAll: 3 run(s) completed no full-length trial");
+                .contains("KillAll: 3 run(s) completed no full-length trial")
+                .contains("How early the suite's ranking settles").contains("| rank correlation |");
         List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
         assertThat(runs).hasSize(7).first().isEqualTo(CurveOutputs.RUNS_HEADER);
         assertThat(runs.get(1)).startsWith("none,0,6,6,0,300,");
         assertThat(runs.get(4)).startsWith("KillAll,0,6,0,6,6,,");
         assertThat(Files.readAllLines(dir.resolve("trials.csv"))).hasSize(1 + 36);
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(dir.resolve("regret-vs-epochs.svg").toFile());
+    }
+
+    @Test
+    void thePresetsJudgingFromEpochTenKeepTheirAlgorithmsName() {
+        CurveSetup medianstop = CurveSetup.preset("medianstop@10");
+        assertThat(medianstop.algorithm()).isEqualTo("Medianstop");
+        assertThat(medianstop.arguments()).containsEntry("start_step", 10);
+        assertThat(CurveSetup.preset("Hyperband@10").arguments()).containsEntry("min_budget", 10).containsEntry("R", 50);
+        assertThat(CurveSetup.preset("SuccessiveHalving@10").arguments()).containsEntry("min_resource", 10);
+        assertThat(CurveSetup.preset("none").algorithm()).isNull();
     }
 
     @Test

@@ -62,6 +62,23 @@ class CurveSuiteTest {
     }
 
     @Test
+    void tiesShareTheirAverageRank() {
+        assertThat(CurveSuite.ranks(new double[] {0.3, 0.85, 0.1, 0.85, 0.85})).containsExactly(1, 3, 0, 3, 3);
+    }
+
+    @Test
+    void theRankingSettlesOnlyAfterTheWarmUpPhase() {
+        double first = CurveSuite.rankCorrelation(1, 2000, 1);
+        double tenth = CurveSuite.rankCorrelation(10, 2000, 1);
+        double late = CurveSuite.rankCorrelation(40, 2000, 1);
+        assertThat(first).as("one epoch says almost nothing").isBetween(-0.2, 0.2);
+        assertThat(tenth).isGreaterThan(first + 0.2);
+        assertThat(late).isGreaterThan(0.9).isLessThan(1);
+        assertThat(CurveSuite.rankCorrelation(10, 2000, 1)).as("seeded").isEqualTo(tenth);
+        assertThatThrownBy(() -> CurveSuite.rankCorrelation(0, 10, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void divergingCurvesDipThenClimbToTheirPlateau() {
         CurveSuite.Curve c = CurveSuite.curveOf(params(0.9, 64, 0.7, "constant"));
         assertThat(c.family()).isEqualTo(CurveSuite.Family.DIVERGING);

@@ -10,22 +10,32 @@ import org.tunekit.sdk.space.SearchSpace;
 
 /**
  * Hyperband (Li et al. 2018): the {@link BracketAdvisor} schedule with configurations drawn from the
- * search space's prior. {@code R} is the largest budget, {@code s_max = floor(log_eta R)}, and the
- * smallest budget is {@code R · eta^-s_max}.
+ * search space's prior. {@code R} is the largest budget, {@code s_max = floor(log_eta(R / min_budget))},
+ * and the smallest budget is {@code R · eta^-s_max}. {@code min_budget} (beyond NNI's arguments,
+ * default 1, which gives NNI's {@code s_max = floor(log_eta R)}) keeps the first rung past a phase in
+ * which results say little about the final ranking, such as a learning-rate warm-up.
  */
 final class HyperbandAdvisor extends BracketAdvisor {
     private static final System.Logger LOG = System.getLogger(HyperbandAdvisor.class.getName());
 
-    private HyperbandAdvisor(OptimizeMode mode, long seed, double r, int eta, ExecMode execMode) {
-        super("Hyperband", mode, seed, r, largestBracket(r, eta), eta, execMode);
+    private HyperbandAdvisor(OptimizeMode mode, long seed, double r, double minBudget, int eta, ExecMode execMode) {
+        super("Hyperband", mode, seed, r, largestBracket(r / minBudget, eta), eta, execMode);
     }
 
-    /** Reads NNI's class arguments: {@code R}, {@code eta}, {@code optimize_mode}, {@code exec_mode}, plus {@code seed}. */
+    /**
+     * Reads NNI's class arguments: {@code R}, {@code eta}, {@code optimize_mode}, {@code exec_mode},
+     * plus {@code min_budget} and {@code seed}.
+     */
     static HyperbandAdvisor create(ClassArguments arguments) {
-        arguments.requireOnly("R", "eta", "optimize_mode", "exec_mode", "seed");
+        arguments.requireOnly("R", "eta", "optimize_mode", "exec_mode", "min_budget", "seed");
         double r = arguments.getDouble("R", 60);
         if (!(r >= 1) || Double.isInfinite(r)) {
             throw new InvalidClassArgumentException("class argument 'R' (the largest budget) must be a number >= 1, got " + r);
+        }
+        double minBudget = arguments.getDouble("min_budget", 1);
+        if (!(minBudget > 0) || !(minBudget <= r)) {
+            throw new InvalidClassArgumentException("class argument 'min_budget' must satisfy 0 < min_budget <= R (" + r + "), got "
+                    + minBudget);
         }
         int eta = arguments.getInt("eta", 3, 2);
         OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
@@ -36,7 +46,7 @@ final class HyperbandAdvisor extends BracketAdvisor {
         if (given.isEmpty()) {
             LOG.log(System.Logger.Level.INFO, "Hyperband: no seed given, using seed " + seed);
         }
-        return new HyperbandAdvisor(mode, seed, r, eta, exec);
+        return new HyperbandAdvisor(mode, seed, r, minBudget, eta, exec);
     }
 
     @Override

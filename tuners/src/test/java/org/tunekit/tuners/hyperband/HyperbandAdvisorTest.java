@@ -51,6 +51,20 @@ class HyperbandAdvisorTest {
     }
 
     @Test
+    void minBudgetDropsTheBracketsThatWouldStartBelowIt() {
+        HyperbandAdvisor a = HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 50, "eta", 3, "min_budget", 10)));
+        assertThat(a.maxBracket()).as("50 / 10 = 5: one halving fits").isEqualTo(1);
+        assertThat(List.of(a.budget(0), a.budget(1))).containsExactly(50.0 / 3, 50.0);
+        assertThat(HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 81, "min_budget", 1))).maxBracket())
+                .as("min_budget 1 is NNI's schedule").isEqualTo(4);
+        assertThat(HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 50, "min_budget", 50))).maxBracket()).isZero();
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 50, "min_budget", 60))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'min_budget'").hasMessageContaining("60");
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("min_budget", 0))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'min_budget'");
+    }
+
+    @Test
     void aSerialRoundRunsEveryRungWithItsBudget() {
         FakeAdvisorContext ctx = new FakeAdvisorContext();
         HyperbandAdvisor a = advisor(Map.of("R", 81, "eta", 3, "exec_mode", "serial", "seed", 3), ctx);
