@@ -6,10 +6,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import org.tunekit.assessors.support.SettlingStep;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
 import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.OptimizeMode;
 
@@ -21,11 +24,22 @@ import org.tunekit.sdk.OptimizeMode;
  * the {@code m} values recorded at that rung so far (itself included; ties count in its favour), so
  * early trials are promoted and later ones must beat a growing field, without waiting for any trial. A
  * NaN value at a rung is {@code BAD} and is not recorded. Values stay in their rungs when trials end.
+ *
+ * <p>With {@code min_resource} {@code auto} the first rung is the {@link SettlingStep} of the first
+ * {@code n_startup_trials} trials to complete, which run unjudged; their curves then fill the rungs as
+ * if they had been judged on the way, in the order they completed.
  */
 final class SuccessiveHalvingAssessor implements Assessor {
     static final String STATE_FILE = "successive-halving.state";
 
-    private final long minResource;
+    /** Used in the arguments for the first rung to be found from the first completed trials. */
+    static final String AUTO = "auto";
+    static final int DEFAULT_STARTUP_TRIALS = 10;
+
+    /** The first rung's step; 0 while {@link #settling} has not found it. */
+    private long minResource;
+    /** Finds the first rung with {@code min_resource} auto, else {@code null}. */
+    private final SettlingStep settling;
     private final int reductionFactor;
     private final int minEarlyStoppingRate;
     private final OptimizeMode mode;
@@ -35,17 +49,28 @@ final class SuccessiveHalvingAssessor implements Assessor {
     /** How many rungs each running trial has passed through. */
     private final Map<String, Integer> rungsReached = new HashMap<>();
 
-    SuccessiveHalvingAssessor(long minResource, int reductionFactor, int minEarlyStoppingRate, OptimizeMode mode) {
+    /**
+     * @param minResource  the first rung's step, or 0 to find it from the first {@code startupTrials} completed trials
+     * @param startupTrials with {@code minResource} 0, how many completed trials the first rung is found from
+     */
+    SuccessiveHalvingAssessor(long minResource, int startupTrials, int reductionFactor, int minEarlyStoppingRate, OptimizeMode mode) {
         this.minResource = minResource;
+        this.settling = minResource == 0 ? new SettlingStep(startupTrials) : null;
         this.reductionFactor = reductionFactor;
         this.minEarlyStoppingRate = minEarlyStoppingRate;
         this.mode = mode;
     }
 
     static SuccessiveHalvingAssessor fromArguments(ClassArguments arguments) {
-        arguments.requireOnly("min_resource", "reduction_factor", "min_early_stopping_rate", "optimize_mode");
+        arguments.requireOnly("min_resource", "n_startup_trials", "reduction_factor", "min_early_stopping_rate", "optimize_mode");
+        boolean auto = AUTO.equals(arguments.get("min_resource")) || !arguments.has("min_resource");
+        if (!auto && arguments.has("n_startup_trials")) {
+            throw new InvalidClassArgumentException("class argument 'n_startup_trials' applies only with min_resource \"auto\", got min_resource "
+                    + arguments.get("min_resource"));
+        }
         return new SuccessiveHalvingAssessor(
-                arguments.getInt("min_resource", 1, 1),
+                auto ? 0 : arguments.getInt("min_resource", 1, 1),
+                arguments.getInt("n_startup_trials", DEFAULT_STARTUP_TRIALS, 3),
                 arguments.getInt("reduction_factor", 3, 2),
                 arguments.getInt("min_early_stopping_rate", 0, 0),
                 OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE));
@@ -65,22 +90,35 @@ final class SuccessiveHalvingAssessor implements Assessor {
 
     @Override
     public AssessResult assessTrial(String trialJobId, List<Metric> history) {
-        int reached = rungsReached.getOrDefault(trialJobId, 0);
-        AssessResult verdict = AssessResult.GOOD;
-        for (long step = rungStep(reached); step <= history.size(); step = rungStep(reached)) {
-            double loss = mode.toLoss(history.get((int) step - 1).value());
-            reached++;
-            if (Double.isNaN(loss)) {
-                verdict = AssessResult.BAD;
-                break;
-            }
-            if (!promote(rung(reached - 1), loss)) {
-                verdict = AssessResult.BAD;
-                break;
+        if (minResource == 0) {
+            settling.observe(trialJobId, history);
+            return AssessResult.GOOD;
+        }
+        double[] values = new double[history.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = history.get(i).value();
+        }
+        int[] reached = {rungsReached.getOrDefault(trialJobId, 0)};
+        AssessResult verdict = climb(values, reached);
+        rungsReached.put(trialJobId, reached[0]);
+        return verdict;
+    }
+
+    /** Takes a curve through the rungs from {@code reached[0]} as far as its values and its ranks allow. */
+    private AssessResult climb(double[] values, int[] reached) {
+        for (long step = rungStep(reached[0]); step <= values.length; step = rungStep(reached[0])) {
+            double loss = mode.toLoss(values[(int) step - 1]);
+            reached[0]++;
+            if (Double.isNaN(loss) || !promote(rung(reached[0] - 1), loss)) {
+                return AssessResult.BAD;
             }
         }
-        rungsReached.put(trialJobId, reached);
-        return verdict;
+        return AssessResult.GOOD;
+    }
+
+    /** The first rung's step, once known. */
+    OptionalLong minResource() {
+        return minResource == 0 ? OptionalLong.empty() : OptionalLong.of(minResource);
     }
 
     private List<Double> rung(int k) {
@@ -106,6 +144,16 @@ final class SuccessiveHalvingAssessor implements Assessor {
     @Override
     public void trialEnd(String trialJobId, boolean success) {
         rungsReached.remove(trialJobId);
+        if (minResource == 0 && settling.trialEnd(trialJobId, success)) {
+            settled();
+        }
+    }
+
+    private void settled() {
+        minResource = settling.step().orElseThrow();
+        for (double[] curve : settling.completedCurves()) {
+            climb(curve, new int[] {0});
+        }
     }
 
     @Override
@@ -118,6 +166,9 @@ final class SuccessiveHalvingAssessor implements Assessor {
         for (Map.Entry<String, Integer> e : rungsReached.entrySet()) {
             records.add(StateFile.record("trial", List.of(e.getKey(), Integer.toString(e.getValue()))));
         }
+        if (settling != null) {
+            records.addAll(settling.records());
+        }
         StateFile.write(directory.resolve(STATE_FILE), "SuccessiveHalving", records);
     }
 
@@ -125,6 +176,10 @@ final class SuccessiveHalvingAssessor implements Assessor {
     public void loadCheckpoint(Path directory) throws IOException {
         rungs.clear();
         rungsReached.clear();
+        if (settling != null) {
+            settling.reset();
+        }
+        boolean settlingRead = false;
         for (StateFile.Record r : StateFile.read(directory.resolve(STATE_FILE), "SuccessiveHalving")) {
             switch (r.keyword()) {
                 case "rung" -> {
@@ -134,8 +189,20 @@ final class SuccessiveHalvingAssessor implements Assessor {
                     }
                 }
                 case "trial" -> rungsReached.put(r.expectSize(3).text(1), r.count(2));
-                default -> throw r.error("unknown record");
+                default -> {
+                    if (settling == null || !settling.read(r)) {
+                        throw r.error(settling == null ? "unknown record (was the state written with min_resource \"auto\"?)" : "unknown record");
+                    }
+                    settlingRead = true;
+                }
             }
+        }
+        if (settling != null && !settlingRead) {
+            throw new IOException(directory.resolve(STATE_FILE) + ": no settling record, but min_resource is \"auto\" (was the state written "
+                    + "with a fixed min_resource?)");
+        }
+        if (settling != null && settling.step().isPresent()) {
+            minResource = settling.step().getAsInt();
         }
     }
 

@@ -7,8 +7,10 @@ import org.tunekit.sdk.spi.AssessorProvider;
 
 /**
  * Provides {@code SuccessiveHalving} (alias {@code ASHA}): class arguments {@code min_resource}
- * (steps, default 1), {@code reduction_factor} (default 3), {@code min_early_stopping_rate} (default 0)
- * and {@code optimize_mode} (default {@code maximize}).
+ * (the first rung, in steps, or {@code "auto"}, the default: the step from which the values of the
+ * first {@code n_startup_trials} completed trials, default 10, predict their final ranking),
+ * {@code reduction_factor} (default 3), {@code min_early_stopping_rate} (default 0) and
+ * {@code optimize_mode} (default {@code maximize}).
  */
 public final class SuccessiveHalvingAssessorProvider implements AssessorProvider {
 
@@ -27,7 +29,7 @@ public final class SuccessiveHalvingAssessorProvider implements AssessorProvider
 
     @Override
     public String description() {
-        return "Asynchronous successive halving: at rungs min_resource × η^k steps, only the top 1/η of the values seen there go on";
+        return "Asynchronous successive halving: at rungs min_resource × η^k steps (min_resource found from the first trials by default), only the top 1/η of the values seen there go on";
     }
 
     @Override

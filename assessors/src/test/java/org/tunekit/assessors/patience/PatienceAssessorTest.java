@@ -62,7 +62,7 @@ class PatienceAssessorTest {
 
     @Test
     void theWrappedAssessorSeesEveryHistoryAndItsCheckpointIsKept(@TempDir Path dir) throws Exception {
-        Map<String, Object> args = Map.of("patience", 1, "wrapped", Map.of("name", "ASHA", "classArgs", Map.of("reduction_factor", 2)));
+        Map<String, Object> args = Map.of("patience", 1, "wrapped", Map.of("name", "ASHA", "classArgs", Map.of("min_resource", 1, "reduction_factor", 2)));
         Assessor a = create(args);
         // patience runs out at the same time as the first value reaches ASHA's rung 1 (step 2)
         assertThat(a.assessTrial("x", of(0.9, 0.8))).isEqualTo(BAD);

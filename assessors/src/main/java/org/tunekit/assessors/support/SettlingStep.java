@@ -1,0 +1,201 @@
+package org.tunekit.assessors.support;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.tunekit.sdk.Metric;
+
+/**
+ * Finds, from the first trials that complete, the step from which a trial's value predicts its final
+ * value: the first step at which an assessor that compares trials at equal steps may judge.
+ *
+ * <p>Until {@code trialsNeeded} trials have completed successfully, the owner judges nothing and
+ * hands every history it sees to {@link #observe} and every end to {@link #trialEnd}; those trials
+ * are therefore an unbiased sample. Then, for each step {@code s}, the Spearman rank correlation
+ * between the completed curves' values at {@code s} and their last values is computed over the curves
+ * longer than {@code s}; the settling step is the first {@code s} at which it is at least
+ * {@value #RANK_CORRELATION} and stays so for the next {@value #STEADY_STEPS} − 1 steps (one noisy
+ * step is not enough). Curves that cross late (slow starters overtaking fast ones) give a late step,
+ * curves whose order is set early a step near 1. When no step qualifies the step is
+ * {@link Integer#MAX_VALUE}: never judge.
+ */
+public final class SettlingStep {
+    /** The rank correlation from which a step's values are taken to predict the final ranking. */
+    public static final double RANK_CORRELATION = 0.7;
+    /** How many consecutive steps must reach {@link #RANK_CORRELATION}. */
+    public static final int STEADY_STEPS = 3;
+    /** The fewest curves a step's correlation is computed over. */
+    static final int MIN_CURVES = 3;
+
+    private final int trialsNeeded;
+    private final Map<String, double[]> running = new HashMap<>();
+    private final List<double[]> completed = new ArrayList<>();
+    private int step;
+
+    /**
+     * @param trialsNeeded how many successfully completed trials the step is computed from (at least {@value #MIN_CURVES})
+     */
+    public SettlingStep(int trialsNeeded) {
+        if (trialsNeeded < MIN_CURVES) {
+            throw new IllegalArgumentException("the settling step needs at least " + MIN_CURVES + " completed trials, got " + trialsNeeded);
+        }
+        this.trialsNeeded = trialsNeeded;
+    }
+
+    /** Forgets everything, as before the first trial. */
+    public void reset() {
+        running.clear();
+        completed.clear();
+        step = 0;
+    }
+
+    /** The settling step, once known. */
+    public OptionalInt step() {
+        return step == 0 ? OptionalInt.empty() : OptionalInt.of(step);
+    }
+
+    /** Keeps the latest history of a running trial (until the step is known). */
+    public void observe(String trialJobId, List<Metric> history) {
+        if (step != 0) {
+            return;
+        }
+        double[] values = new double[history.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = history.get(i).value();
+        }
+        running.put(trialJobId, values);
+    }
+
+    /**
+     * Ends a trial; a successful one with at least two values adds its curve.
+     *
+     * @return true when this end settled the step
+     */
+    public boolean trialEnd(String trialJobId, boolean success) {
+        double[] curve = running.remove(trialJobId);
+        if (step != 0 || !success || curve == null || curve.length < 2) {
+            return false;
+        }
+        completed.add(curve);
+        if (completed.size() < trialsNeeded) {
+            return false;
+        }
+        step = settle(completed);
+        running.clear();
+        return true;
+    }
+
+    /** The completed curves the step was (or will be) computed from, in completion order. */
+    public List<double[]> completedCurves() {
+        return completed.stream().map(double[]::clone).toList();
+    }
+
+    /** The state to checkpoint: the step ({@code 0} while unknown) and the completed curves. */
+    public List<List<String>> records() {
+        List<List<String>> records = new ArrayList<>();
+        records.add(StateFile.record("settling", List.of(Integer.toString(step))));
+        for (double[] c : completed) {
+            records.add(StateFile.record("curve", List.of(), c));
+        }
+        return records;
+    }
+
+    /**
+     * Reads one record written by {@link #records}.
+     *
+     * @return false when the record is not one of this class's
+     * @throws IOException naming the line when the record is malformed
+     */
+    public boolean read(StateFile.Record r) throws IOException {
+        switch (r.keyword()) {
+            case "settling" -> {
+                step = r.expectSize(2).count(1);
+                return true;
+            }
+            case "curve" -> {
+                completed.add(r.expectAtLeast(3).numbersFrom(1));
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** The settling step of {@code curves} (see the class comment). */
+    public static int settle(List<double[]> curves) {
+        int longest = curves.stream().mapToInt(c -> c.length).max().orElse(0);
+        double[] rho = new double[longest];
+        for (int s = 1; s < longest; s++) {
+            rho[s] = correlationAt(curves, s);
+            if (Double.isNaN(rho[s])) {
+                break;
+            }
+        }
+        for (int s = 1; s < longest; s++) {
+            boolean steady = true;
+            for (int t = s; t < Math.min(s + STEADY_STEPS, longest) && steady; t++) {
+                steady = rho[t] >= RANK_CORRELATION;
+            }
+            if (steady && !Double.isNaN(rho[s])) {
+                return s;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /** Spearman's correlation between the values at step {@code s} (1-based) and the last values, over the curves longer than {@code s}; NaN when fewer than {@link #MIN_CURVES} are. */
+    static double correlationAt(List<double[]> curves, int s) {
+        List<double[]> longer = curves.stream().filter(c -> c.length > s).toList();
+        if (longer.size() < MIN_CURVES) {
+            return Double.NaN;
+        }
+        double[] at = new double[longer.size()];
+        double[] last = new double[longer.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = longer.get(i)[s - 1];
+            last[i] = longer.get(i)[longer.get(i).length - 1];
+        }
+        return pearson(ranks(at), ranks(last));
+    }
+
+    /** Ranks from 0, ties sharing their average rank; NaN values rank last. */
+    static double[] ranks(double[] x) {
+        Integer[] order = new Integer[x.length];
+        for (int i = 0; i < x.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(x[a], x[b]));
+        double[] r = new double[x.length];
+        for (int i = 0; i < x.length;) {
+            int j = i;
+            while (j + 1 < x.length && Double.compare(x[order[j + 1]], x[order[i]]) == 0) {
+                j++;
+            }
+            for (int k = i; k <= j; k++) {
+                r[order[k]] = (i + j) / 2.0;
+            }
+            i = j + 1;
+        }
+        return r;
+    }
+
+    private static double pearson(double[] a, double[] b) {
+        double ma = Arrays.stream(a).average().orElse(0);
+        double mb = Arrays.stream(b).average().orElse(0);
+        double sab = 0;
+        double saa = 0;
+        double sbb = 0;
+        for (int i = 0; i < a.length; i++) {
+            sab += (a[i] - ma) * (b[i] - mb);
+            saa += (a[i] - ma) * (a[i] - ma);
+            sbb += (b[i] - mb) * (b[i] - mb);
+        }
+        // all values equal at a step: nothing to rank by, no prediction
+        return saa == 0 || sbb == 0 ? 0 : sab / Math.sqrt(saa * sbb);
+    }
+}
