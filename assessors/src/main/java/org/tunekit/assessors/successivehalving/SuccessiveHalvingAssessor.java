@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.tunekit.assessors.support.MetricValues;
 import org.tunekit.assessors.support.SettlingStep;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
@@ -94,12 +95,8 @@ final class SuccessiveHalvingAssessor implements Assessor {
             settling.observe(trialJobId, history);
             return AssessResult.GOOD;
         }
-        double[] values = new double[history.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = history.get(i).value();
-        }
         int[] reached = {rungsReached.getOrDefault(trialJobId, 0)};
-        AssessResult verdict = climb(values, reached);
+        AssessResult verdict = climb(MetricValues.of(history), reached);
         rungsReached.put(trialJobId, reached[0]);
         return verdict;
     }

@@ -63,11 +63,7 @@ public final class SettlingStep {
         if (step != 0) {
             return;
         }
-        double[] values = new double[history.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = history.get(i).value();
-        }
-        running.put(trialJobId, values);
+        running.put(trialJobId, MetricValues.of(history));
     }
 
     /**
