@@ -38,6 +38,8 @@ final class PercentileAssessor implements Assessor {
 
     private final Map<String, double[]> running = new HashMap<>();
     private final List<double[]> completed = new ArrayList<>();
+    /** Index {@code s}: the completed trials' non-NaN values at step {@code s}, sorted, so a judgement needs no scan. */
+    private final List<SortedValues> completedAtStep = new ArrayList<>();
 
     PercentileAssessor(double percentile, int startupTrials, int warmupSteps, int intervalSteps, OptimizeMode mode) {
         this.percentile = percentile;
@@ -74,27 +76,26 @@ final class PercentileAssessor implements Assessor {
         if (Double.isNaN(best)) {
             return AssessResult.BAD;
         }
-        double[] atStep = new double[completed.size()];
-        int n = 0;
-        for (double[] c : completed) {
-            if (c.length > step && !Double.isNaN(c[step])) {
-                atStep[n++] = c[step];
-            }
-        }
-        if (n == 0) {
+        if (step >= completedAtStep.size() || completedAtStep.get(step).size == 0) {
             return AssessResult.GOOD;
         }
         double q = mode == OptimizeMode.MAXIMIZE ? 100 - percentile : percentile;
-        double reference = percentile(Arrays.copyOf(atStep, n), q);
+        SortedValues atStep = completedAtStep.get(step);
+        double reference = percentileOfSorted(atStep.values, atStep.size, q);
         return mode.isBetter(reference, best) ? AssessResult.BAD : AssessResult.GOOD;
     }
 
     /** The {@code q}-th percentile of {@code values}, interpolating linearly between order statistics. */
     static double percentile(double[] values, double q) {
-        Arrays.sort(values);
-        double rank = q / 100.0 * (values.length - 1);
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return percentileOfSorted(sorted, sorted.length, q);
+    }
+
+    private static double percentileOfSorted(double[] values, int length, double q) {
+        double rank = q / 100.0 * (length - 1);
         int below = (int) Math.floor(rank);
-        int above = Math.min(below + 1, values.length - 1);
+        int above = Math.min(below + 1, length - 1);
         double fraction = rank - below;
         return values[below] + fraction * (values[above] - values[below]);
     }
@@ -103,7 +104,38 @@ final class PercentileAssessor implements Assessor {
     public void trialEnd(String trialJobId, boolean success) {
         double[] values = running.remove(trialJobId);
         if (success && values != null && values.length > 0) {
-            completed.add(values);
+            addCompleted(values);
+        }
+    }
+
+    private void addCompleted(double[] values) {
+        completed.add(values);
+        for (int s = 0; s < values.length; s++) {
+            if (completedAtStep.size() <= s) {
+                completedAtStep.add(new SortedValues());
+            }
+            if (!Double.isNaN(values[s])) {
+                completedAtStep.get(s).add(values[s]);
+            }
+        }
+    }
+
+    /** A growing array of numbers kept in ascending order. */
+    private static final class SortedValues {
+        double[] values = new double[8];
+        int size;
+
+        void add(double v) {
+            int at = Arrays.binarySearch(values, 0, size, v);
+            if (at < 0) {
+                at = -at - 1;
+            }
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            System.arraycopy(values, at, values, at + 1, size - at);
+            values[at] = v;
+            size++;
         }
     }
 
@@ -123,9 +155,10 @@ final class PercentileAssessor implements Assessor {
     public void loadCheckpoint(Path directory) throws IOException {
         running.clear();
         completed.clear();
+        completedAtStep.clear();
         for (StateFile.Record r : StateFile.read(directory.resolve(STATE_FILE), "Percentile")) {
             switch (r.keyword()) {
-                case "completed" -> completed.add(r.numbersFrom(1));
+                case "completed" -> addCompleted(r.numbersFrom(1));
                 case "running" -> running.put(r.expectAtLeast(2).text(1), r.numbersFrom(2));
                 default -> throw r.error("unknown record");
             }

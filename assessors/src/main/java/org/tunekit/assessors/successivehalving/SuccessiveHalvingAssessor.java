@@ -3,11 +3,12 @@ package org.tunekit.assessors.successivehalving;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import org.tunekit.assessors.support.MetricValues;
+import java.util.function.IntToDoubleFunction;
 import org.tunekit.assessors.support.SettlingStep;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
@@ -45,8 +46,10 @@ final class SuccessiveHalvingAssessor implements Assessor {
     private final int minEarlyStoppingRate;
     private final OptimizeMode mode;
 
-    /** Recorded values per rung, as losses (smaller is better). */
+    /** Recorded values per rung, as losses (smaller is better), in the order recorded. */
     private final List<List<Double>> rungs = new ArrayList<>();
+    /** The same values per rung, sorted, to count the better ones by binary search. */
+    private final List<double[]> sortedRungs = new ArrayList<>();
     /** How many rungs each running trial has passed through. */
     private final Map<String, Integer> rungsReached = new HashMap<>();
 
@@ -96,17 +99,17 @@ final class SuccessiveHalvingAssessor implements Assessor {
             return AssessResult.GOOD;
         }
         int[] reached = {rungsReached.getOrDefault(trialJobId, 0)};
-        AssessResult verdict = climb(MetricValues.of(history), reached);
+        AssessResult verdict = climb(i -> history.get(i).value(), history.size(), reached);
         rungsReached.put(trialJobId, reached[0]);
         return verdict;
     }
 
-    /** Takes a curve through the rungs from {@code reached[0]} as far as its values and its ranks allow. */
-    private AssessResult climb(double[] values, int[] reached) {
-        for (long step = rungStep(reached[0]); step <= values.length; step = rungStep(reached[0])) {
-            double loss = mode.toLoss(values[(int) step - 1]);
+    /** Takes a curve of {@code length} values through the rungs from {@code reached[0]} as far as its values and its ranks allow. */
+    private AssessResult climb(IntToDoubleFunction valueAt, int length, int[] reached) {
+        for (long step = rungStep(reached[0]); step <= length; step = rungStep(reached[0])) {
+            double loss = mode.toLoss(valueAt.applyAsDouble((int) step - 1));
             reached[0]++;
-            if (Double.isNaN(loss) || !promote(rung(reached[0] - 1), loss)) {
+            if (Double.isNaN(loss) || !promote(reached[0] - 1, loss)) {
                 return AssessResult.BAD;
             }
         }
@@ -118,24 +121,45 @@ final class SuccessiveHalvingAssessor implements Assessor {
         return minResource == 0 ? OptionalLong.empty() : OptionalLong.of(minResource);
     }
 
-    private List<Double> rung(int k) {
-        while (rungs.size() <= k) {
-            rungs.add(new ArrayList<>());
-        }
-        return rungs.get(k);
+    /** Records {@code loss} in rung {@code k}; true when it is among the best {@code max(1, ⌊m/η⌋)} of the {@code m} recorded there. */
+    private boolean promote(int k, double loss) {
+        record(k, loss);
+        int m = rungs.get(k).size();
+        int places = Math.max(1, m / reductionFactor);
+        return betterThan(sortedRungs.get(k), m - 1, loss) < places;
     }
 
-    /** Records {@code loss} in {@code rung}; true when it is among the best {@code max(1, ⌊m/η⌋)}. */
-    private boolean promote(List<Double> rung, double loss) {
+    private void record(int k, double loss) {
+        while (rungs.size() <= k) {
+            rungs.add(new ArrayList<>());
+            sortedRungs.add(new double[8]);
+        }
+        List<Double> rung = rungs.get(k);
+        double[] sorted = sortedRungs.get(k);
+        int n = rung.size();
+        if (n == sorted.length) {
+            sorted = Arrays.copyOf(sorted, n * 2);
+            sortedRungs.set(k, sorted);
+        }
+        int at = betterThan(sorted, n, loss);
+        System.arraycopy(sorted, at, sorted, at + 1, n - at);
+        sorted[at] = loss;
         rung.add(loss);
-        int places = Math.max(1, rung.size() / reductionFactor);
-        int better = 0;
-        for (double other : rung) {
-            if (other < loss) {
-                better++;
+    }
+
+    /** How many of the first {@code n} (sorted) values are strictly smaller than {@code loss}. */
+    private static int betterThan(double[] sorted, int n, double loss) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < loss) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-        return better < places;
+        return lo;
     }
 
     @Override
@@ -149,7 +173,7 @@ final class SuccessiveHalvingAssessor implements Assessor {
     private void settled() {
         minResource = settling.step().orElseThrow();
         for (double[] curve : settling.completedCurves()) {
-            climb(curve, new int[] {0});
+            climb(i -> curve[i], curve.length, new int[] {0});
         }
     }
 
@@ -172,6 +196,7 @@ final class SuccessiveHalvingAssessor implements Assessor {
     @Override
     public void loadCheckpoint(Path directory) throws IOException {
         rungs.clear();
+        sortedRungs.clear();
         rungsReached.clear();
         if (settling != null) {
             settling.reset();
@@ -180,9 +205,9 @@ final class SuccessiveHalvingAssessor implements Assessor {
         for (StateFile.Record r : StateFile.read(directory.resolve(STATE_FILE), "SuccessiveHalving")) {
             switch (r.keyword()) {
                 case "rung" -> {
-                    List<Double> rung = rung(r.expectAtLeast(2).count(1));
+                    int k = r.expectAtLeast(2).count(1);
                     for (double v : r.numbersFrom(2)) {
-                        rung.add(v);
+                        record(k, v);
                     }
                 }
                 case "trial" -> rungsReached.put(r.expectSize(3).text(1), r.count(2));
