@@ -7,7 +7,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.tunekit.assessors.support.MetricValues;
+import org.tunekit.assessors.support.SettlingStep;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
@@ -26,13 +28,20 @@ import org.tunekit.sdk.OptimizeMode;
  * {@code BAD}; NaN values of completed trials are left out; with no completed value at step {@code s}
  * there is no judgement. Only successful trials count as completed: a trial stopped early does not lower
  * the bar for others.
+ *
+ * <p>With {@code n_warmup_steps} {@code "auto"}, nothing is judged until the first
+ * {@code max(n_startup_trials, 10)} trials have completed; the warm-up then lasts until their
+ * {@link SettlingStep}, the step from which their values predict their final ranking.
  */
 final class PercentileAssessor implements Assessor {
     static final String STATE_FILE = "percentile.state";
 
     private final double percentile;
     private final int startupTrials;
-    private final int warmupSteps;
+    /** Steps of warm-up; -1 while {@link #settling} has not found them. */
+    private int warmupSteps;
+    /** Finds the warm-up with {@code n_warmup_steps} auto, else {@code null}. */
+    private final SettlingStep settling;
     private final int intervalSteps;
     private final OptimizeMode mode;
 
@@ -41,10 +50,19 @@ final class PercentileAssessor implements Assessor {
     /** Index {@code s}: the completed trials' non-NaN values at step {@code s}, sorted, so a judgement needs no scan. */
     private final List<SortedValues> completedAtStep = new ArrayList<>();
 
+    /** Used in the arguments for the warm-up to be found from the first completed trials. */
+    static final String AUTO = "auto";
+    /** With {@link #AUTO}, the fewest completed trials the warm-up is found from. */
+    static final int AUTO_TRIALS = 10;
+
+    /**
+     * @param warmupSteps steps of warm-up, or -1 to find them from the first {@code max(startupTrials, 10)} completed trials
+     */
     PercentileAssessor(double percentile, int startupTrials, int warmupSteps, int intervalSteps, OptimizeMode mode) {
         this.percentile = percentile;
         this.startupTrials = startupTrials;
         this.warmupSteps = warmupSteps;
+        this.settling = warmupSteps < 0 ? new SettlingStep(Math.max(startupTrials, AUTO_TRIALS)) : null;
         this.intervalSteps = intervalSteps;
         this.mode = mode;
     }
@@ -54,7 +72,7 @@ final class PercentileAssessor implements Assessor {
         return new PercentileAssessor(
                 arguments.getDouble("percentile", 50, 0, 100),
                 arguments.getInt("n_startup_trials", 5, 0),
-                arguments.getInt("n_warmup_steps", 0, 0),
+                AUTO.equals(arguments.get("n_warmup_steps")) ? -1 : arguments.getInt("n_warmup_steps", 0, 0),
                 arguments.getInt("interval_steps", 1, 1),
                 OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE));
     }
@@ -63,6 +81,10 @@ final class PercentileAssessor implements Assessor {
     public AssessResult assessTrial(String trialJobId, List<Metric> history) {
         double[] values = MetricValues.of(history);
         running.put(trialJobId, values);
+        if (warmupSteps < 0) {
+            settling.observe(trialJobId, history);
+            return AssessResult.GOOD;
+        }
         int step = values.length - 1;
         if (completed.size() < startupTrials || step < warmupSteps || (step - warmupSteps) % intervalSteps != 0) {
             return AssessResult.GOOD;
@@ -106,6 +128,19 @@ final class PercentileAssessor implements Assessor {
         if (success && values != null && values.length > 0) {
             addCompleted(values);
         }
+        if (warmupSteps < 0 && settling.trialEnd(trialJobId, success)) {
+            warmupSteps = warmupOf(settling.step().orElseThrow());
+        }
+    }
+
+    /** Steps count from 0 here: values from history length {@code settled} on are judged. */
+    private static int warmupOf(int settled) {
+        return settled == Integer.MAX_VALUE ? Integer.MAX_VALUE : settled - 1;
+    }
+
+    /** The warm-up in steps, once known. */
+    OptionalInt warmupSteps() {
+        return warmupSteps < 0 ? OptionalInt.empty() : OptionalInt.of(warmupSteps);
     }
 
     private void addCompleted(double[] values) {
@@ -148,6 +183,9 @@ final class PercentileAssessor implements Assessor {
         for (Map.Entry<String, double[]> e : running.entrySet()) {
             records.add(StateFile.record("running", List.of(e.getKey()), e.getValue()));
         }
+        if (settling != null) {
+            records.addAll(settling.records());
+        }
         StateFile.write(directory.resolve(STATE_FILE), "Percentile", records);
     }
 
@@ -156,12 +194,29 @@ final class PercentileAssessor implements Assessor {
         running.clear();
         completed.clear();
         completedAtStep.clear();
+        if (settling != null) {
+            settling.reset();
+        }
+        boolean settlingRead = false;
         for (StateFile.Record r : StateFile.read(directory.resolve(STATE_FILE), "Percentile")) {
             switch (r.keyword()) {
                 case "completed" -> addCompleted(r.numbersFrom(1));
                 case "running" -> running.put(r.expectAtLeast(2).text(1), r.numbersFrom(2));
-                default -> throw r.error("unknown record");
+                default -> {
+                    if (settling == null || !settling.read(r)) {
+                        throw r.error(settling == null ? "unknown record (was the state written with n_warmup_steps \"auto\"?)"
+                                : "unknown record");
+                    }
+                    settlingRead = true;
+                }
             }
+        }
+        if (settling != null && !settlingRead) {
+            throw new IOException(directory.resolve(STATE_FILE) + ": no settling record, but n_warmup_steps is \"auto\" (was the state "
+                    + "written with a fixed n_warmup_steps?)");
+        }
+        if (settling != null) {
+            settling.step().ifPresent(settled -> warmupSteps = warmupOf(settled));
         }
     }
 

@@ -6,8 +6,10 @@ import org.tunekit.sdk.spi.AssessorProvider;
 
 /**
  * Provides {@code Percentile}: class arguments {@code percentile} (0-100, default 50),
- * {@code n_startup_trials} (default 5), {@code n_warmup_steps} (default 0), {@code interval_steps}
- * (default 1) and {@code optimize_mode} (default {@code maximize}).
+ * {@code n_startup_trials} (default 5), {@code n_warmup_steps} (default 0, or {@code "auto"}: until the
+ * step from which the values of the first {@code max(n_startup_trials, 10)} completed trials predict
+ * their final ranking), {@code interval_steps} (default 1) and {@code optimize_mode} (default
+ * {@code maximize}).
  */
 public final class PercentileAssessorProvider implements AssessorProvider {
 

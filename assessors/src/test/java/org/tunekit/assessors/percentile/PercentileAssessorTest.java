@@ -134,4 +134,29 @@ class PercentileAssessorTest {
         assertThat(b.assessTrial("x", of(0.34))).isEqualTo(BAD);
         assertThat(b.assessTrial("y", of(0.36))).isEqualTo(GOOD);
     }
+
+    @Test
+    void autoWarmUpLastsUntilTheFirstCompletedTrialsRankingSettles(@TempDir Path dir) throws Exception {
+        PercentileAssessor a = create(Map.of("n_warmup_steps", "auto", "optimize_mode", "minimize"));
+        assertThat(a.warmupSteps()).isEmpty();
+        // ten curves whose order at the first two steps is the reverse of the final one, and right from the third
+        for (int t = 0; t < 10; t++) {
+            double[] curve = {0.1 + 0.01 * t, 0.2 + 0.01 * t, 0.5 - 0.01 * t, 0.4 - 0.01 * t, 0.3 - 0.01 * t};
+            for (int n = 1; n <= curve.length; n++) {
+                assertThat(a.assessTrial("t" + t, of(java.util.Arrays.copyOf(curve, n)))).isEqualTo(AssessResult.GOOD);
+            }
+            if (t == 8) {
+                a.saveCheckpoint(dir);
+                a = create(Map.of("n_warmup_steps", "auto", "optimize_mode", "minimize"));
+                a.loadCheckpoint(dir);
+                a.assessTrial("t8", of(curve));
+            }
+            a.trialEnd("t" + t, true);
+        }
+        assertThat(a.warmupSteps()).as("history length 3 is step 2").hasValue(2);
+        assertThat(a.assessTrial("x", of(0.9, 0.9))).as("warm-up").isEqualTo(AssessResult.GOOD);
+        assertThat(a.assessTrial("x", of(0.9, 0.9, 0.9))).isEqualTo(AssessResult.BAD);
+        assertThatThrownBy(() -> create(Map.of()).loadCheckpoint(dir)).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("n_warmup_steps \"auto\"");
+    }
 }

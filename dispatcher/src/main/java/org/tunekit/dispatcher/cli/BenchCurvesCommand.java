@@ -29,15 +29,15 @@ final class BenchCurvesCommand implements Callable<Integer> {
 
     @Option(names = "--configs", split = ",", paramLabel = "NAME",
             description = "Configurations: none (no early stopping), Medianstop, Curvefitting, SuccessiveHalving, Percentile, Patience, "
-                    + "Hyperband, BOHB, each optionally as NAME@EPOCH to start judging after EPOCH epochs (default: all, plus the "
+                    + "Hyperband, BOHB, each optionally as NAME@EPOCH to start judging after EPOCH epochs, or NAME@auto (default: all, plus the "
                     + "--first-judgements variants; advisors that are not present are skipped with a note).")
     List<String> configs = new ArrayList<>();
 
     @Option(names = "--first-judgements", split = ",", paramLabel = "EPOCH",
             description = "Without --configs, also run each algorithm that has an argument for where it starts judging (start_step, "
-                    + "min_resource, n_warmup_steps, min_budget) with that argument at each of these epochs, labelled NAME@EPOCH "
-                    + "(default: ${DEFAULT-VALUE}).")
-    List<Integer> firstJudgements = new ArrayList<>(List.of(10, 15, 20));
+                    + "min_resource, n_warmup_steps, min_budget) with that argument at each of these epochs, or 'auto' where the "
+                    + "algorithm can find it itself, labelled NAME@EPOCH (default: ${DEFAULT-VALUE}).")
+    List<String> firstJudgements = new ArrayList<>(List.of("auto", "10", "15", "20"));
 
     @Option(names = "--config-args", paramLabel = "LABEL=JSON",
             description = "Class arguments of one configuration's assessor or advisor over its defaults, as a JSON object (a null value "
@@ -104,8 +104,8 @@ final class BenchCurvesCommand implements Callable<Integer> {
         List<CurveSetup> setups = new ArrayList<>();
         if (configs.isEmpty()) {
             setups.addAll(CurveSetup.presets());
-            for (int epoch : firstJudgements) {
-                CurveSetup.presets().forEach(p -> p.judgingFrom(epoch).ifPresent(setups::add));
+            for (String when : firstJudgements) {
+                CurveSetup.presets().forEach(p -> p.judgingFrom(when).ifPresent(setups::add));
             }
         } else {
             configs.stream().map(String::trim).distinct().forEach(c -> setups.add(CurveSetup.preset(c)));

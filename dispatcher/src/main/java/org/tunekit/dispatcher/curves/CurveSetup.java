@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One compared configuration: the tuner with an assessor (or none), or an advisor alone.
@@ -36,6 +37,10 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
             "Percentile", "n_warmup_steps",
             "Hyperband", "min_budget",
             "BOHB", "min_budget");
+    /** The algorithms whose first-judgement argument also takes {@value #AUTO}: found from the first completed trials. */
+    private static final Set<String> AUTO_CAPABLE = Set.of("SuccessiveHalving", "Percentile");
+    /** The first judgement found by the algorithm itself. */
+    public static final String AUTO = "auto";
 
     /** The configurations compared by default, baseline first, each algorithm with its default arguments. */
     public static List<CurveSetup> presets() {
@@ -43,7 +48,7 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
                 new CurveSetup(BASELINE, null, null, Map.of()),
                 new CurveSetup("Medianstop", "Medianstop", null, Map.of("optimize_mode", "minimize")),
                 new CurveSetup("Curvefitting", "Curvefitting", null, args("optimize_mode", "minimize", "epoch_num", CurveSuite.EPOCHS)),
-                new CurveSetup("SuccessiveHalving", "SuccessiveHalving", null, Map.of("optimize_mode", "minimize")),
+                new CurveSetup("SuccessiveHalving", "SuccessiveHalving", null, args("optimize_mode", "minimize", "min_resource", AUTO)),
                 new CurveSetup("Percentile", "Percentile", null, Map.of("optimize_mode", "minimize")),
                 new CurveSetup("Patience", "Patience", null, args("optimize_mode", "minimize", "patience", 5)),
                 new CurveSetup("Hyperband", null, "Hyperband", args("optimize_mode", "minimize", "R", CurveSuite.EPOCHS, "eta", 3)),
@@ -52,21 +57,36 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
     }
 
     /**
-     * This preset judging first after {@code epoch} epochs, labelled {@code label@epoch}: its
-     * algorithm's argument for that ({@code start_step}, {@code min_resource}, {@code n_warmup_steps}
-     * or {@code min_budget}) set to {@code epoch}; empty when the algorithm has no such argument.
+     * This preset judging first after {@code when} epochs ({@value #AUTO}: where the algorithm finds
+     * it), labelled {@code label@when}: its algorithm's argument for that ({@code start_step},
+     * {@code min_resource}, {@code n_warmup_steps} or {@code min_budget}) set to {@code when}; empty
+     * when the algorithm has no such argument, cannot find it itself, or already has that setting.
+     *
+     * @throws IllegalArgumentException when {@code when} is neither {@value #AUTO} nor an epoch in [1, 50]
      */
-    public Optional<CurveSetup> judgingFrom(int epoch) {
-        if (epoch < 1 || epoch > CurveSuite.EPOCHS) {
-            throw new IllegalArgumentException("the first judgement must be at an epoch in [1, " + CurveSuite.EPOCHS + "], got " + epoch);
+    public Optional<CurveSetup> judgingFrom(String when) {
+        Object value;
+        if (AUTO.equalsIgnoreCase(when.trim())) {
+            value = AUTO;
+        } else {
+            int epoch;
+            try {
+                epoch = Integer.parseInt(when.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("the first judgement is an epoch (a whole number) or '" + AUTO + "', got '" + when + "'");
+            }
+            if (epoch < 1 || epoch > CurveSuite.EPOCHS) {
+                throw new IllegalArgumentException("the first judgement must be at an epoch in [1, " + CurveSuite.EPOCHS + "], got " + epoch);
+            }
+            value = epoch;
         }
         String argument = algorithm() == null ? null : FIRST_JUDGEMENT_ARGUMENT.get(algorithm());
-        if (argument == null) {
+        if (argument == null || value == AUTO && !AUTO_CAPABLE.contains(algorithm()) || value.equals(arguments.get(argument))) {
             return Optional.empty();
         }
         Map<String, Object> merged = new LinkedHashMap<>(arguments);
-        merged.put(argument, epoch);
-        return Optional.of(new CurveSetup(label + "@" + epoch, assessor, advisor, merged));
+        merged.put(argument, value);
+        return Optional.of(new CurveSetup(label + "@" + value, assessor, advisor, merged));
     }
 
     /**
@@ -84,14 +104,17 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
         if (at < 0) {
             return base;
         }
-        int epoch;
-        try {
-            epoch = Integer.parseInt(name.substring(at + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("configuration '" + label + "': after '@' comes the epoch of the first judgement, a whole number");
+        String when = name.substring(at + 1);
+        if (base.algorithm() != null && AUTO.equalsIgnoreCase(when) && AUTO.equals(base.arguments().get(FIRST_JUDGEMENT_ARGUMENT.get(base.algorithm())))) {
+            return new CurveSetup(base.label() + "@" + AUTO, base.assessor(), base.advisor(), base.arguments());
         }
-        return base.judgingFrom(epoch).orElseThrow(() -> new IllegalArgumentException("configuration '" + label + "': "
-                + base.label() + " has no argument for where it starts judging"));
+        try {
+            return base.judgingFrom(when).orElseThrow(() -> new IllegalArgumentException("configuration '" + label + "': "
+                    + base.label() + (FIRST_JUDGEMENT_ARGUMENT.containsKey(String.valueOf(base.algorithm()))
+                    ? " cannot find where to start judging itself" : " has no argument for where it starts judging")));
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith("configuration '") ? e : new IllegalArgumentException("configuration '" + label + "': " + e.getMessage());
+        }
     }
 
     /** The assessor's or advisor's name, or {@code null} for the baseline. */

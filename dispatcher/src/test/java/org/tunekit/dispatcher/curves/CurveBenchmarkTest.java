@@ -74,6 +74,11 @@ class CurveBenchmarkTest {
         assertThat(CurveSetup.preset("Hyperband@10").arguments()).containsEntry("min_budget", 10).containsEntry("R", 50);
         assertThat(CurveSetup.preset("SuccessiveHalving@10").arguments()).containsEntry("min_resource", 10);
         assertThat(CurveSetup.preset("none").algorithm()).isNull();
+        assertThat(CurveSetup.preset("Percentile@auto").arguments()).containsEntry("n_warmup_steps", "auto");
+        assertThat(CurveSetup.preset("SuccessiveHalving@auto").arguments()).isEqualTo(CurveSetup.preset("SuccessiveHalving").arguments());
+        assertThat(CurveSetup.preset("SuccessiveHalving").judgingFrom("auto")).as("already its default").isEmpty();
+        assertThat(CurveSetup.preset("Medianstop").judgingFrom("auto")).isEmpty();
+        assertThat(CurveSetup.preset("Patience").judgingFrom("10")).isEmpty();
     }
 
     @Test
