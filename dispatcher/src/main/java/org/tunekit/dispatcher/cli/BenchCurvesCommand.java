@@ -57,6 +57,11 @@ final class BenchCurvesCommand implements Callable<Integer> {
             description = "An advisor's epoch budget as a fraction of trials x 50, what no early stopping spends (default: ${DEFAULT-VALUE}).")
     double advisorBudget = 0.5;
 
+    @Option(names = "--include-intermediate-results",
+            description = "Give the tuner a stopped trial's last intermediate value as its result, as NNI_INCLUDE_INTERMEDIATE_RESULTS=true "
+                    + "does (default: stopped trials do not reach the tuner).")
+    boolean includeIntermediateResults;
+
     @Option(names = "--concurrency", description = "Trial slots of the manager (default: ${DEFAULT-VALUE}).")
     int concurrency = 4;
 
@@ -119,6 +124,7 @@ final class BenchCurvesCommand implements Callable<Integer> {
         }
         setups.replaceAll(s -> extra.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(s.label())).findFirst()
                 .map(e -> s.withArguments(e.getValue())).orElse(s));
-        return new CurveBenchmark.Config(setups, tuner, BenchCommand.parseSeeds(seeds), trials, concurrency, advisorBudget, threads, out);
+        return new CurveBenchmark.Config(setups, tuner, BenchCommand.parseSeeds(seeds), trials, concurrency, advisorBudget, threads, out,
+                includeIntermediateResults);
     }
 }

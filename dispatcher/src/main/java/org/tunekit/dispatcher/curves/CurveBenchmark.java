@@ -41,9 +41,11 @@ public final class CurveBenchmark {
      * @param advisorBudget  an advisor's epoch budget, as a fraction of {@code trials × 50}
      * @param threads        runs at a time
      * @param out            the output directory
+     * @param includeIntermediateResults whether a trial an assessor stops reaches the tuner with its last
+     *                       intermediate value as its result ({@code NNI_INCLUDE_INTERMEDIATE_RESULTS})
      */
     public record Config(List<CurveSetup> setups, String tuner, List<Long> seeds, int trials, int concurrency, double advisorBudget,
-            int threads, Path out) {
+            int threads, Path out, boolean includeIntermediateResults) {
         /** Checks the numbers. */
         public Config {
             setups = List.copyOf(setups);
@@ -58,6 +60,12 @@ public final class CurveBenchmark {
             if (!(advisorBudget > 0 && advisorBudget <= 10)) {
                 throw new IllegalArgumentException("--advisor-budget must be in (0, 10], got " + advisorBudget);
             }
+        }
+
+        /** A configuration in which stopped trials do not reach the tuner. */
+        public Config(List<CurveSetup> setups, String tuner, List<Long> seeds, int trials, int concurrency, double advisorBudget,
+                      int threads, Path out) {
+            this(setups, tuner, seeds, trials, concurrency, advisorBudget, threads, out, false);
         }
 
         /** The epoch budget of an advisor run. */
@@ -213,11 +221,12 @@ public final class CurveBenchmark {
                 args.values().removeIf(v -> v == null);
                 Advisor advisor = plugins.advisor(setup.advisor(), args);
                 trace = CurveManager.runAdvisor(advisor, seed,
-                        new CurveManager.Limits(config.concurrency(), 0, config.advisorEpochs()));
+                        new CurveManager.Limits(config.concurrency(), 0, config.advisorEpochs()), config.includeIntermediateResults());
             } else {
                 Tuner tuner = plugins.tuner(config.tuner(), Map.of("optimize_mode", "minimize", "seed", seed));
                 Assessor assessor = setup.assessor() == null ? null : plugins.assessor(setup.assessor(), setup.arguments());
-                trace = CurveManager.runTuner(tuner, assessor, seed, new CurveManager.Limits(config.concurrency(), config.trials(), 0));
+                trace = CurveManager.runTuner(tuner, assessor, seed, new CurveManager.Limits(config.concurrency(), config.trials(), 0),
+                        config.includeIntermediateResults());
             }
             return new CurveRun(setup, seed, trace, null);
         } catch (RuntimeException e) {

@@ -142,20 +142,31 @@ final class CurveManager {
 
     /** Runs a tuner with an optional assessor ({@code null} for none) through {@link MsgDispatcher}. */
     static RunTrace runTuner(Tuner tuner, Assessor assessor, long seed, Limits limits) throws InterruptedException {
+        return runTuner(tuner, assessor, seed, limits, false);
+    }
+
+    /** As above; with {@code includeIntermediateResults} a stopped trial reaches the tuner with its last intermediate value. */
+    static RunTrace runTuner(Tuner tuner, Assessor assessor, long seed, Limits limits, boolean includeIntermediateResults)
+            throws InterruptedException {
         ProbedAssessor probe = assessor == null ? null : new ProbedAssessor(assessor);
         CurveManager m = new CurveManager(probe, null, seed, limits);
-        return m.run(new MsgDispatcher(m.channel, tuner, probe, settings()));
+        return m.run(new MsgDispatcher(m.channel, tuner, probe, settings(includeIntermediateResults)));
     }
 
     /** Runs an advisor through {@link AdvisorDispatcher}. */
     static RunTrace runAdvisor(Advisor advisor, long seed, Limits limits) throws InterruptedException {
-        ProbedAdvisor probe = new ProbedAdvisor(advisor);
-        CurveManager m = new CurveManager(null, probe, seed, limits);
-        return m.run(new AdvisorDispatcher(m.channel, probe, settings()));
+        return runAdvisor(advisor, seed, limits, false);
     }
 
-    private static DispatcherSettings settings() {
-        return new DispatcherSettings(false, null, false, Duration.ofSeconds(60));
+    /** As above; {@code includeIntermediateResults} is what the advisor's context reports. */
+    static RunTrace runAdvisor(Advisor advisor, long seed, Limits limits, boolean includeIntermediateResults) throws InterruptedException {
+        ProbedAdvisor probe = new ProbedAdvisor(advisor);
+        CurveManager m = new CurveManager(null, probe, seed, limits);
+        return m.run(new AdvisorDispatcher(m.channel, probe, settings(includeIntermediateResults)));
+    }
+
+    private static DispatcherSettings settings(boolean includeIntermediateResults) {
+        return new DispatcherSettings(false, null, includeIntermediateResults, Duration.ofSeconds(60));
     }
 
     private RunTrace run(MsgDispatcherBase d) throws InterruptedException {

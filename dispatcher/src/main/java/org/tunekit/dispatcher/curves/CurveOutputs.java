@@ -113,9 +113,11 @@ final class CurveOutputs {
                         + "minus the best final value of the space (%s). Epochs %%: each run's epochs over the baseline's with the same seed. "
                         + "Epochs to reach: the epochs a run had spent when the trial it would have chosen at that point first had at most "
                         + "the baseline's median regret (never: not within the run). "
-                        + "Cells are median [Q1, Q3] over seeds.%n%n",
+                        + "Cells are median [Q1, Q3] over seeds.%s%n%n",
                 Numbers.seeds(config.seeds()), config.concurrency(), config.tuner(), config.trials(), CurveSuite.EPOCHS,
-                config.advisorEpochs(), pct(100 * config.advisorBudget()), config.trials() * CurveSuite.EPOCHS, CurveSuite.OPTIMUM));
+                config.advisorEpochs(), pct(100 * config.advisorBudget()), config.trials() * CurveSuite.EPOCHS, CurveSuite.OPTIMUM,
+                config.includeIntermediateResults() ? " A stopped trial reaches the tuner with its last intermediate value as its result "
+                        + "(NNI_INCLUDE_INTERMEDIATE_RESULTS=true)." : ""));
         double reach = baseline.map(b -> b.regret() == null ? Double.NaN : b.regret().median()).orElse(Double.NaN);
         sb.append("| configuration | epochs spent | % of no early stopping | regret | median regret vs none | trials completed | trials killed "
                 + "| epochs to reach none's median regret, % | target | met |\n");

@@ -90,6 +90,20 @@ class CurveManagerTest {
     }
 
     @Test
+    void stoppedTrialsReachTheTunerOnlyWhenIntermediateResultsAreIncluded() throws Exception {
+        SampleTuner without = new SampleTuner(2);
+        CurveManager.runTuner(without, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), false);
+        assertThat(without.results).hasSize(4).noneMatch(r -> r.trialJobId().equals(CurveManager.trialJobId(2)));
+
+        SampleTuner with = new SampleTuner(2);
+        CurveManager.RunTrace trace = CurveManager.runTuner(with, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), true);
+        assertThat(with.results).hasSize(5);
+        CurveManager.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
+        assertThat(with.results).filteredOn(r -> r.trialJobId().equals(CurveManager.trialJobId(2))).singleElement()
+                .satisfies(r -> assertThat(r.metric().value()).isEqualTo(victim.lastValue()));
+    }
+
+    @Test
     void anAssessorKillingEverythingAfterEpochOneSpendsOneEpochPerTrial() throws Exception {
         CurveManager.RunTrace trace = CurveManager.runTuner(new SampleTuner(3), new KillAtFirstEpoch(), 3, trials(4, 30));
         assertThat(trace.trials()).hasSize(30).allMatch(t -> t.killed() && t.epochs() == 1);

@@ -10,6 +10,8 @@ import org.tunekit.sdk.space.SearchSpace;
 final class SampleTuner implements Tuner {
     private final SplittableRandom random;
     private SearchSpace space;
+    /** The results received, in order. */
+    final java.util.List<TrialResult> results = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     SampleTuner(long seed) {
         this.random = new SplittableRandom(seed);
@@ -26,5 +28,7 @@ final class SampleTuner implements Tuner {
     }
 
     @Override
-    public void receiveTrialResult(TrialResult result) {}
+    public void receiveTrialResult(TrialResult result) {
+        results.add(result);
+    }
 }
