@@ -207,8 +207,10 @@ public final class TpeTuner implements Tuner {
         if (slot == null) {
             return;
         }
-        if (!success || history.state[slot] == History.PENDING) {
-            // results of failed trials are not learnt from; a trial that ended without one lies no more
+        if (history.state[slot] == History.PENDING) {
+            // a trial that ended without a result lies no more; one that sent a result before an
+            // unsuccessful end (a stopped trial's last intermediate value, with
+            // NNI_INCLUDE_INTERMEDIATE_RESULTS) is learnt from, as the manager meant it to be
             history.remove(slot);
         }
     }

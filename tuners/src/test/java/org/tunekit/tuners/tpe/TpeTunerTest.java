@@ -190,7 +190,7 @@ class TpeTunerTest {
     }
 
     @Test
-    void failedTrialsAreForgotten() throws Exception {
+    void trialsThatEndWithoutAResultAreForgottenAndResultsAreKept() throws Exception {
         SearchSpace space = SearchSpace.builder().uniform("x", 0, 1).build();
         TpeTuner t = tuner(args(4));
         t.updateSearchSpace(space);
@@ -204,8 +204,8 @@ class TpeTunerTest {
         t.receiveTrialResult(new TrialResult(1, p1, Metric.of(2), false, null));
         assertThat(t.observationCount()).isEqualTo(2);
         t.trialEnd(0, true);
-        t.trialEnd(1, false); // its result is not learnt from
-        assertThat(t.observationCount()).isEqualTo(1);
+        t.trialEnd(1, false); // stopped after its result (an included intermediate value): still learnt from
+        assertThat(t.observationCount()).isEqualTo(2);
         assertThat(t.pendingCount()).isZero();
     }
 
@@ -217,7 +217,7 @@ class TpeTunerTest {
         TpeTuner first = tuner(a);
         uninterrupted.updateSearchSpace(space);
         first.updateSearchSpace(space);
-        // 30 completed trials, one failed, two pending across the checkpoint
+        // 30 trials with results (one ended unsuccessfully after its result), two pending across the checkpoint
         for (TpeTuner t : List.of(uninterrupted, first)) {
             for (long id = 0; id < 30; id++) {
                 Parameters p = t.generateParameters(id);
@@ -231,7 +231,7 @@ class TpeTunerTest {
         TpeTuner resumed = tuner(a);
         resumed.loadCheckpoint(dir); // before the search space, as the dispatcher does on resume
         resumed.updateSearchSpace(space);
-        assertThat(resumed.observationCount()).isEqualTo(29);
+        assertThat(resumed.observationCount()).isEqualTo(30);
         assertThat(resumed.pendingCount()).isEqualTo(2);
         for (TpeTuner t : List.of(uninterrupted, resumed)) {
             t.trialEnd(30, false);
