@@ -2,12 +2,12 @@ package org.tunekit.assessors.support;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.tunekit.sdk.Metric;
+import org.tunekit.sdk.stats.RankCorrelation;
 
 /**
  * Finds, from the first trials that complete, the step from which a trial's value predicts its final
@@ -156,42 +156,6 @@ public final class SettlingStep {
             at[i] = longer.get(i)[s - 1];
             last[i] = longer.get(i)[longer.get(i).length - 1];
         }
-        return pearson(ranks(at), ranks(last));
-    }
-
-    /** Ranks from 0, ties sharing their average rank; NaN values rank last. */
-    static double[] ranks(double[] x) {
-        Integer[] order = new Integer[x.length];
-        for (int i = 0; i < x.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Double.compare(x[a], x[b]));
-        double[] r = new double[x.length];
-        for (int i = 0; i < x.length;) {
-            int j = i;
-            while (j + 1 < x.length && Double.compare(x[order[j + 1]], x[order[i]]) == 0) {
-                j++;
-            }
-            for (int k = i; k <= j; k++) {
-                r[order[k]] = (i + j) / 2.0;
-            }
-            i = j + 1;
-        }
-        return r;
-    }
-
-    private static double pearson(double[] a, double[] b) {
-        double ma = Arrays.stream(a).average().orElse(0);
-        double mb = Arrays.stream(b).average().orElse(0);
-        double sab = 0;
-        double saa = 0;
-        double sbb = 0;
-        for (int i = 0; i < a.length; i++) {
-            sab += (a[i] - ma) * (b[i] - mb);
-            saa += (a[i] - ma) * (a[i] - ma);
-            sbb += (b[i] - mb) * (b[i] - mb);
-        }
-        // all values equal at a step: nothing to rank by, no prediction
-        return saa == 0 || sbb == 0 ? 0 : sab / Math.sqrt(saa * sbb);
+        return RankCorrelation.spearman(at, last);
     }
 }

@@ -35,11 +35,10 @@ class SettlingStepTest {
     }
 
     @Test
-    void flatStepsPredictNothingAndTiesShareRanks() {
+    void flatStepsPredictNothing() {
         List<double[]> curves = List.of(new double[] {0.5, 0.1}, new double[] {0.5, 0.2}, new double[] {0.5, 0.3});
         assertThat(SettlingStep.correlationAt(curves, 1)).isZero();
         assertThat(SettlingStep.settle(curves)).isEqualTo(Integer.MAX_VALUE);
-        assertThat(SettlingStep.ranks(new double[] {0.3, 0.85, 0.1, 0.85})).containsExactly(1, 2.5, 0, 2.5);
     }
 
     @Test

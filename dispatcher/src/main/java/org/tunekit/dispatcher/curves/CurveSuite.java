@@ -1,12 +1,12 @@
 package org.tunekit.dispatcher.curves;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.sdk.stats.RankCorrelation;
 
 /**
  * The synthetic training problem: a validation error (minimised) reported once per epoch for
@@ -216,42 +216,7 @@ final class CurveSuite {
             early[i] = c.observed(seed, i, epoch);
             last[i] = c.mean(EPOCHS);
         }
-        return pearson(ranks(early), ranks(last));
-    }
-
-    /** Ranks from 0, ties sharing their average rank (diverged runs all end at {@link #DIVERGED}). */
-    static double[] ranks(double[] x) {
-        Integer[] order = new Integer[x.length];
-        for (int i = 0; i < x.length; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Double.compare(x[a], x[b]));
-        double[] r = new double[x.length];
-        for (int i = 0; i < x.length;) {
-            int j = i;
-            while (j + 1 < x.length && x[order[j + 1]] == x[order[i]]) {
-                j++;
-            }
-            for (int k = i; k <= j; k++) {
-                r[order[k]] = (i + j) / 2.0;
-            }
-            i = j + 1;
-        }
-        return r;
-    }
-
-    private static double pearson(double[] a, double[] b) {
-        double ma = Arrays.stream(a).average().orElse(0);
-        double mb = Arrays.stream(b).average().orElse(0);
-        double sab = 0;
-        double saa = 0;
-        double sbb = 0;
-        for (int i = 0; i < a.length; i++) {
-            sab += (a[i] - ma) * (b[i] - mb);
-            saa += (a[i] - ma) * (a[i] - ma);
-            sbb += (b[i] - mb) * (b[i] - mb);
-        }
-        return sab / Math.sqrt(saa * sbb);
+        return RankCorrelation.spearman(early, last);
     }
 
     /** A standard normal variate (Box-Muller, one of the pair). */

@@ -62,11 +62,6 @@ class CurveSuiteTest {
     }
 
     @Test
-    void tiesShareTheirAverageRank() {
-        assertThat(CurveSuite.ranks(new double[] {0.3, 0.85, 0.1, 0.85, 0.85})).containsExactly(1, 3, 0, 3, 3);
-    }
-
-    @Test
     void theRankingSettlesOnlyAfterTheWarmUpPhase() {
         double first = CurveSuite.rankCorrelation(1, 2000, 1);
         double tenth = CurveSuite.rankCorrelation(10, 2000, 1);
