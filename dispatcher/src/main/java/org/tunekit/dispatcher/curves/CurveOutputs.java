@@ -214,12 +214,24 @@ final class CurveOutputs {
         List<SvgPlot.LegendEntry> legend = new ArrayList<>();
         legend.add(new SvgPlot.LegendEntry("median, whiskers Q1..Q3", null, null));
         Optional<Stats> baseline = Optional.empty();
-        int i = 0;
+        // one colour per algorithm, one shape per variant (defaults, @auto, @10, ...), so a sweep reads as a family
+        List<String> algorithms = new ArrayList<>();
+        List<String> variants = new ArrayList<>();
+        variants.add("");
         for (CurveSetup s : setups) {
             Optional<Stats> st = stats(s, runs, base);
-            String color = SvgPlot.PALETTE.get(i % SvgPlot.PALETTE.size());
-            String shape = SvgPlot.SHAPES.get(i % SvgPlot.SHAPES.size());
-            i++;
+            String algorithm = s.algorithm() == null ? s.label() : s.algorithm();
+            int at = s.label().indexOf('@');
+            String variant = at < 0 ? "" : s.label().substring(at);
+            if (!algorithms.contains(algorithm)) {
+                algorithms.add(algorithm);
+            }
+            if (!variants.contains(variant)) {
+                variants.add(variant);
+            }
+            String color = SvgPlot.PALETTE.get(algorithms.indexOf(algorithm) % SvgPlot.PALETTE.size());
+            String shape = SvgPlot.SHAPES.get(variants.indexOf(variant) % SvgPlot.SHAPES.size());
+            String pointLabel = variant.isEmpty() ? s.label() : variant;
             if (st.isEmpty() || st.get().regret() == null || st.get().epochPercent() == null) {
                 continue;
             }
@@ -227,7 +239,7 @@ final class CurveOutputs {
             if (s.label().equals(CurveSetup.BASELINE)) {
                 baseline = st;
             }
-            points.add(new SvgPlot.ErrorPoint(s.label(), color, shape, x.epochPercent().median(), x.epochPercent().q1(),
+            points.add(new SvgPlot.ErrorPoint(pointLabel, color, shape, x.epochPercent().median(), x.epochPercent().q1(),
                     x.epochPercent().q3(), x.regret().median(), x.regret().q1(), x.regret().q3()));
             legend.add(new SvgPlot.LegendEntry(s.label() + ": " + Numbers.sig3(x.regret().median()) + " @ "
                     + pct(x.epochPercent().median()), color, shape));
