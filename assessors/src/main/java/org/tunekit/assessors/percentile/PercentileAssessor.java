@@ -3,13 +3,13 @@ package org.tunekit.assessors.percentile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.tunekit.assessors.support.MetricValues;
 import org.tunekit.assessors.support.SettlingStep;
+import org.tunekit.assessors.support.SortedDoubles;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
@@ -48,7 +48,7 @@ final class PercentileAssessor implements Assessor {
     private final Map<String, double[]> running = new HashMap<>();
     private final List<double[]> completed = new ArrayList<>();
     /** Index {@code s}: the completed trials' non-NaN values at step {@code s}, sorted, so a judgement needs no scan. */
-    private final List<SortedValues> completedAtStep = new ArrayList<>();
+    private final List<SortedDoubles> completedAtStep = new ArrayList<>();
 
     /** Used in the arguments for the warm-up to be found from the first completed trials. */
     static final String AUTO = "auto";
@@ -98,29 +98,14 @@ final class PercentileAssessor implements Assessor {
         if (Double.isNaN(best)) {
             return AssessResult.BAD;
         }
-        if (step >= completedAtStep.size() || completedAtStep.get(step).size == 0) {
+        if (step >= completedAtStep.size() || completedAtStep.get(step).size() == 0) {
             return AssessResult.GOOD;
         }
         double q = mode == OptimizeMode.MAXIMIZE ? 100 - percentile : percentile;
-        SortedValues atStep = completedAtStep.get(step);
-        double reference = percentileOfSorted(atStep.values, atStep.size, q);
+        double reference = completedAtStep.get(step).percentile(q);
         return mode.isBetter(reference, best) ? AssessResult.BAD : AssessResult.GOOD;
     }
 
-    /** The {@code q}-th percentile of {@code values}, interpolating linearly between order statistics. */
-    static double percentile(double[] values, double q) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return percentileOfSorted(sorted, sorted.length, q);
-    }
-
-    private static double percentileOfSorted(double[] values, int length, double q) {
-        double rank = q / 100.0 * (length - 1);
-        int below = (int) Math.floor(rank);
-        int above = Math.min(below + 1, length - 1);
-        double fraction = rank - below;
-        return values[below] + fraction * (values[above] - values[below]);
-    }
 
     @Override
     public void trialEnd(String trialJobId, boolean success) {
@@ -147,30 +132,11 @@ final class PercentileAssessor implements Assessor {
         completed.add(values);
         for (int s = 0; s < values.length; s++) {
             if (completedAtStep.size() <= s) {
-                completedAtStep.add(new SortedValues());
+                completedAtStep.add(new SortedDoubles());
             }
             if (!Double.isNaN(values[s])) {
                 completedAtStep.get(s).add(values[s]);
             }
-        }
-    }
-
-    /** A growing array of numbers kept in ascending order. */
-    private static final class SortedValues {
-        double[] values = new double[8];
-        int size;
-
-        void add(double v) {
-            int at = Arrays.binarySearch(values, 0, size, v);
-            if (at < 0) {
-                at = -at - 1;
-            }
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            System.arraycopy(values, at, values, at + 1, size - at);
-            values[at] = v;
-            size++;
         }
     }
 

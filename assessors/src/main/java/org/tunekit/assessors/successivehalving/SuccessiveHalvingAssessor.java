@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.IntToDoubleFunction;
 import org.tunekit.assessors.support.SettlingStep;
+import org.tunekit.assessors.support.SortedDoubles;
 import org.tunekit.assessors.support.StateFile;
 import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
@@ -46,10 +47,8 @@ final class SuccessiveHalvingAssessor implements Assessor {
     private final int minEarlyStoppingRate;
     private final OptimizeMode mode;
 
-    /** Recorded values per rung, as losses (smaller is better), in the order recorded. */
-    private final List<List<Double>> rungs = new ArrayList<>();
-    /** The same values per rung, sorted, to count the better ones by binary search. */
-    private final List<double[]> sortedRungs = new ArrayList<>();
+    /** Recorded values per rung, as losses (smaller is better), sorted to count the better ones by binary search. */
+    private final List<SortedDoubles> rungs = new ArrayList<>();
     /** How many rungs each running trial has passed through. */
     private final Map<String, Integer> rungsReached = new HashMap<>();
 
@@ -123,43 +122,17 @@ final class SuccessiveHalvingAssessor implements Assessor {
 
     /** Records {@code loss} in rung {@code k}; true when it is among the best {@code max(1, ⌊m/η⌋)} of the {@code m} recorded there. */
     private boolean promote(int k, double loss) {
-        record(k, loss);
-        int m = rungs.get(k).size();
-        int places = Math.max(1, m / reductionFactor);
-        return betterThan(sortedRungs.get(k), m - 1, loss) < places;
-    }
-
-    private void record(int k, double loss) {
-        while (rungs.size() <= k) {
-            rungs.add(new ArrayList<>());
-            sortedRungs.add(new double[8]);
-        }
-        List<Double> rung = rungs.get(k);
-        double[] sorted = sortedRungs.get(k);
-        int n = rung.size();
-        if (n == sorted.length) {
-            sorted = Arrays.copyOf(sorted, n * 2);
-            sortedRungs.set(k, sorted);
-        }
-        int at = betterThan(sorted, n, loss);
-        System.arraycopy(sorted, at, sorted, at + 1, n - at);
-        sorted[at] = loss;
+        SortedDoubles rung = rung(k);
+        int better = rung.countBelow(loss);
         rung.add(loss);
+        return better < Math.max(1, rung.size() / reductionFactor);
     }
 
-    /** How many of the first {@code n} (sorted) values are strictly smaller than {@code loss}. */
-    private static int betterThan(double[] sorted, int n, double loss) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < loss) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
+    private SortedDoubles rung(int k) {
+        while (rungs.size() <= k) {
+            rungs.add(new SortedDoubles());
         }
-        return lo;
+        return rungs.get(k);
     }
 
     @Override
@@ -181,8 +154,7 @@ final class SuccessiveHalvingAssessor implements Assessor {
     public void saveCheckpoint(Path directory) throws IOException {
         List<List<String>> records = new ArrayList<>();
         for (int k = 0; k < rungs.size(); k++) {
-            double[] values = rungs.get(k).stream().mapToDouble(Double::doubleValue).toArray();
-            records.add(StateFile.record("rung", List.of(Integer.toString(k)), values));
+            records.add(StateFile.record("rung", List.of(Integer.toString(k)), rungs.get(k).toArray()));
         }
         for (Map.Entry<String, Integer> e : rungsReached.entrySet()) {
             records.add(StateFile.record("trial", List.of(e.getKey(), Integer.toString(e.getValue()))));
@@ -196,7 +168,6 @@ final class SuccessiveHalvingAssessor implements Assessor {
     @Override
     public void loadCheckpoint(Path directory) throws IOException {
         rungs.clear();
-        sortedRungs.clear();
         rungsReached.clear();
         if (settling != null) {
             settling.reset();
@@ -205,9 +176,9 @@ final class SuccessiveHalvingAssessor implements Assessor {
         for (StateFile.Record r : StateFile.read(directory.resolve(STATE_FILE), "SuccessiveHalving")) {
             switch (r.keyword()) {
                 case "rung" -> {
-                    int k = r.expectAtLeast(2).count(1);
+                    SortedDoubles rung = rung(r.expectAtLeast(2).count(1));
                     for (double v : r.numbersFrom(2)) {
-                        record(k, v);
+                        rung.add(v);
                     }
                 }
                 case "trial" -> rungsReached.put(r.expectSize(3).text(1), r.count(2));
@@ -228,8 +199,8 @@ final class SuccessiveHalvingAssessor implements Assessor {
         }
     }
 
-    /** The values recorded at rung {@code k}, as losses. */
+    /** The values recorded at rung {@code k}, as losses, in ascending order. */
     List<Double> rungValues(int k) {
-        return k < rungs.size() ? List.copyOf(rungs.get(k)) : List.of();
+        return k < rungs.size() ? Arrays.stream(rungs.get(k).toArray()).boxed().toList() : List.of();
     }
 }

@@ -101,14 +101,6 @@ class PercentileAssessorTest {
     }
 
     @Test
-    void percentileInterpolatesLinearly() {
-        assertThat(PercentileAssessor.percentile(new double[] {4, 1, 3, 2}, 50)).isEqualTo(2.5);
-        assertThat(PercentileAssessor.percentile(new double[] {4, 1, 3, 2}, 100)).isEqualTo(4);
-        assertThat(PercentileAssessor.percentile(new double[] {4, 1, 3, 2}, 0)).isEqualTo(1);
-        assertThat(PercentileAssessor.percentile(new double[] {7}, 30)).isEqualTo(7);
-    }
-
-    @Test
     void argumentErrorsNameTheArgument() {
         assertThatThrownBy(() -> create(Map.of("percentile", 101))).isInstanceOf(InvalidClassArgumentException.class)
                 .hasMessageContaining("'percentile'");

@@ -97,7 +97,7 @@ class SuccessiveHalvingAssessorTest {
 
         SuccessiveHalvingAssessor b = create(Map.of("min_resource", 1));
         b.loadCheckpoint(dir);
-        assertThat(b.rungValues(0)).containsExactly(-0.5, -0.9);
+        assertThat(b.rungValues(0)).containsExactly(-0.9, -0.5);
         // "a" is past rung 0 already: its next judgement is at rung 1 (step 3)
         assertThat(b.assessTrial("a", of(0.5, 0.5))).isEqualTo(GOOD);
         assertThat(b.rungValues(0)).hasSize(2);
@@ -125,8 +125,8 @@ class SuccessiveHalvingAssessorTest {
         }
         a.trialEnd("t3", true);
         assertThat(a.minResource()).hasValue(4);
-        // the startup curves filled rung 0 (step 4) as if judged there in completion order: 0.8, 0.6, 0.4, 0.2
-        assertThat(a.rungValues(0)).containsExactly(0.8, 0.6, 0.4, 0.2);
+        // the startup curves filled rung 0 (step 4) as if judged there, in completion order: 0.8, 0.6, 0.4, 0.2
+        assertThat(a.rungValues(0)).containsExactly(0.2, 0.4, 0.6, 0.8);
         assertThat(a.assessTrial("late", of(0.1, 0.1, 0.1))).as("before the first rung").isEqualTo(GOOD);
         assertThat(a.assessTrial("late", of(0.1, 0.1, 0.1, 0.5))).as("not in the top third of five").isEqualTo(BAD);
         assertThat(a.assessTrial("later", of(0.9, 0.9, 0.9, 0.15))).isEqualTo(GOOD);
