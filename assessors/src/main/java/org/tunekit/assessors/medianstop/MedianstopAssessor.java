@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import org.tunekit.assessors.support.SettlingStep;
 import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
 import org.tunekit.sdk.ClassArguments;
@@ -27,6 +29,10 @@ import org.tunekit.sdk.OptimizeMode;
  * no completed trial reached step {@code s}, the trial goes on. Trials that failed, were cancelled or
  * were stopped early do not count.
  *
+ * <p>{@code start_step} {@code "auto"} (beyond NNI's arguments) judges nothing until 10 trials have
+ * completed and then starts at their {@link SettlingStep}, the step from which their values predict
+ * their final ranking.
+ *
  * <p>NNI rescans every completed trial on each result. Here each step keeps the running averages of
  * the completed trials in a {@link StepMedian}, filled once when a trial completes, and each running
  * trial keeps its best value: a judgement costs O(1) plus the new results, a completion O(s log n).
@@ -34,10 +40,18 @@ import org.tunekit.sdk.OptimizeMode;
 final class MedianstopAssessor implements Assessor {
     static final String CHECKPOINT_FILE = "medianstop.state";
     private static final int CHECKPOINT_MAGIC = 0x544b4d53; // "TKMS"
-    private static final int CHECKPOINT_VERSION = 1;
+    /** Version 2 adds the settling state of {@code start_step} auto; version 1 files are still read. */
+    private static final int CHECKPOINT_VERSION = 2;
+    /** Used in the arguments for the first judgement to be found from the first completed trials. */
+    static final String AUTO = "auto";
+    /** With {@link #AUTO}, how many completed trials the first judgement is found from. */
+    static final int AUTO_TRIALS = 10;
 
     private final boolean maximize;
-    private final int startStep;
+    /** The first step judged; -1 while {@link #settling} has not found it. */
+    private int startStep;
+    /** Finds the first judgement with {@code start_step} auto, else {@code null}. */
+    private final SettlingStep settling;
     private final Map<String, RunningTrial> running = new HashMap<>();
     /** Index {@code s - 1}: running averages after {@code s} results of the completed trials that reached step {@code s}. */
     private final List<StepMedian> completedAverages = new ArrayList<>();
@@ -61,12 +75,21 @@ final class MedianstopAssessor implements Assessor {
     MedianstopAssessor(ClassArguments arguments) {
         arguments.requireOnly("optimize_mode", "start_step");
         this.maximize = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE) == OptimizeMode.MAXIMIZE;
-        this.startStep = arguments.getInt("start_step", 0, 0);
+        this.startStep = AUTO.equals(arguments.get("start_step")) ? -1 : arguments.getInt("start_step", 0, 0);
+        this.settling = startStep < 0 ? new SettlingStep(AUTO_TRIALS) : null;
     }
 
     @Override
     public AssessResult assessTrial(String trialJobId, List<Metric> history) {
         int step = history.size();
+        if (startStep < 0) {
+            RunningTrial t = running.computeIfAbsent(trialJobId, k -> new RunningTrial());
+            for (int i = t.size; i < step; i++) {
+                t.append(history.get(i).value());
+            }
+            settling.observe(trialJobId, history);
+            return AssessResult.GOOD;
+        }
         if (step < startStep || step == 0) {
             return AssessResult.GOOD;
         }
@@ -103,10 +126,17 @@ final class MedianstopAssessor implements Assessor {
     @Override
     public void trialEnd(String trialJobId, boolean success) {
         RunningTrial t = running.remove(trialJobId);
-        if (t == null || !success) {
-            return;
+        if (t != null && success) {
+            addCompleted(Arrays.copyOf(t.values, t.size));
         }
-        addCompleted(Arrays.copyOf(t.values, t.size));
+        if (startStep < 0 && settling.trialEnd(trialJobId, success)) {
+            startStep = settling.step().orElseThrow();
+        }
+    }
+
+    /** The first step judged, once known. */
+    OptionalInt startStep() {
+        return startStep < 0 ? OptionalInt.empty() : OptionalInt.of(startStep);
     }
 
     private void addCompleted(double[] values) {
@@ -150,6 +180,18 @@ final class MedianstopAssessor implements Assessor {
                     out.writeDouble(t.values[i]);
                 }
             }
+            out.writeBoolean(settling != null);
+            if (settling != null) {
+                out.writeInt(settling.step().orElse(0));
+                List<double[]> curves = settling.completedCurves();
+                out.writeInt(curves.size());
+                for (double[] c : curves) {
+                    out.writeInt(c.length);
+                    for (double v : c) {
+                        out.writeDouble(v);
+                    }
+                }
+            }
         }
     }
 
@@ -160,8 +202,9 @@ final class MedianstopAssessor implements Assessor {
             return;
         }
         try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(file)))) {
-            if (in.readInt() != CHECKPOINT_MAGIC || in.readInt() != CHECKPOINT_VERSION) {
-                throw new IOException(file + " is not a Medianstop checkpoint (version " + CHECKPOINT_VERSION + ")");
+            int version = in.readInt() == CHECKPOINT_MAGIC ? in.readInt() : -1;
+            if (version != 1 && version != CHECKPOINT_VERSION) {
+                throw new IOException(file + " is not a Medianstop checkpoint (version 1 or " + CHECKPOINT_VERSION + ")");
             }
             List<StepMedian> steps = new ArrayList<>();
             int stepCount = nonNegative(in.readInt(), file, "step count");
@@ -184,6 +227,25 @@ final class MedianstopAssessor implements Assessor {
                     t.append(in.readDouble());
                 }
                 trials.put(id, t);
+            }
+            boolean hasSettling = version >= 2 && in.readBoolean();
+            if (hasSettling != (settling != null)) {
+                throw new IOException(file + ": written with start_step " + (hasSettling ? "\"auto\"" : "a number")
+                        + ", but start_step is now " + (settling != null ? "\"auto\"" : "a number"));
+            }
+            if (hasSettling) {
+                int settled = nonNegative(in.readInt(), file, "settling step");
+                int curveCount = nonNegative(in.readInt(), file, "settling curve count");
+                List<double[]> curves = new ArrayList<>();
+                for (int k = 0; k < curveCount; k++) {
+                    double[] c = new double[nonNegative(in.readInt(), file, "settling curve length")];
+                    for (int i = 0; i < c.length; i++) {
+                        c[i] = in.readDouble();
+                    }
+                    curves.add(c);
+                }
+                settling.restore(settled, curves);
+                startStep = settled == 0 ? -1 : settled;
             }
             completedAverages.clear();
             completedAverages.addAll(steps);

@@ -6,7 +6,9 @@ import org.tunekit.sdk.spi.AssessorProvider;
 
 /**
  * Provides the {@code Medianstop} assessor. Class arguments: {@code optimize_mode}
- * ({@code "maximize"}, the default, or {@code "minimize"}) and {@code start_step} (default 0).
+ * ({@code "maximize"}, the default, or {@code "minimize"}) and {@code start_step} (default 0; beyond NNI's
+ * values, {@code "auto"}: from the step where the first 10 completed trials' values predict their final
+ * ranking).
  */
 public final class MedianstopAssessorProvider implements AssessorProvider {
 

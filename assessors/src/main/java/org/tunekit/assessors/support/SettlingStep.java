@@ -90,6 +90,19 @@ public final class SettlingStep {
         return completed.stream().map(double[]::clone).toList();
     }
 
+    /**
+     * Restores a state saved as {@link #step()} (0 while unknown) and {@link #completedCurves()}, for
+     * owners that write their own checkpoint format.
+     */
+    public void restore(int settledStep, List<double[]> curves) {
+        if (settledStep < 0) {
+            throw new IllegalArgumentException("a settling step is at least 1 (0: not known yet), got " + settledStep);
+        }
+        reset();
+        curves.forEach(c -> completed.add(c.clone()));
+        step = settledStep;
+    }
+
     /** The state to checkpoint: the step ({@code 0} while unknown) and the completed curves. */
     public List<List<String>> records() {
         List<List<String>> records = new ArrayList<>();

@@ -189,6 +189,51 @@ class MedianstopAssessorTest {
     }
 
     @Test
+    void autoStartStepIsFoundFromTheFirstTenCompletedTrials(@TempDir Path dir) throws Exception {
+        MedianstopAssessor a = assessor(Map.of("start_step", "auto", "optimize_mode", "minimize"));
+        // ten curves in the reverse of their final order for two steps, in it from the third
+        for (int t = 0; t < 10; t++) {
+            double[] curve = {0.1 + 0.01 * t, 0.2 + 0.01 * t, 0.5 - 0.01 * t, 0.4 - 0.01 * t, 0.3 - 0.01 * t};
+            assertThat(run(a, "t" + t, curve)).containsOnly(GOOD);
+            if (t == 8) {
+                a.saveCheckpoint(dir);
+                a = assessor(Map.of("start_step", "auto", "optimize_mode", "minimize"));
+                a.loadCheckpoint(dir);
+                a.assessTrial("t8", history(curve));
+            }
+            a.trialEnd("t" + t, true);
+        }
+        assertThat(a.startStep()).hasValue(3);
+        assertThat(a.completedAt(5)).as("the startup trials count as completed").isEqualTo(10);
+        assertThat(a.assessTrial("x", history(0.9, 0.9))).as("before the start").isEqualTo(GOOD);
+        assertThat(a.assessTrial("x", history(0.9, 0.9, 0.9))).isEqualTo(BAD);
+        a.saveCheckpoint(dir);
+        MedianstopAssessor resumed = assessor(Map.of("start_step", "auto", "optimize_mode", "minimize"));
+        resumed.loadCheckpoint(dir);
+        assertThat(resumed.startStep()).hasValue(3);
+        assertThatThrownBy(() -> assessor(Map.of()).loadCheckpoint(dir)).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("written with start_step \"auto\"");
+    }
+
+    @Test
+    void versionOneCheckpointsAreStillRead(@TempDir Path dir) throws Exception {
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(java.nio.file.Files.newOutputStream(
+                dir.resolve(MedianstopAssessor.CHECKPOINT_FILE)))) {
+            out.writeInt(0x544b4d53);
+            out.writeInt(1);
+            out.writeInt(1); // one step with one completed average
+            out.writeInt(1);
+            out.writeDouble(0.5);
+            out.writeInt(0); // no running trials
+        }
+        MedianstopAssessor a = assessor(Map.of());
+        a.loadCheckpoint(dir);
+        assertThat(a.completedAt(1)).isEqualTo(1);
+        assertThatThrownBy(() -> assessor(Map.of("start_step", "auto")).loadCheckpoint(dir)).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("written with start_step a number");
+    }
+
+    @Test
     void classArgumentsAreChecked() {
         assertThatThrownBy(() -> assessor(Map.of("start_stp", 1)))
                 .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'start_stp'");

@@ -60,8 +60,8 @@ class BenchCurvesCommandTest {
         assertThat(err()).contains("configuration 'Patience@10': Patience has no argument for where it starts judging");
         assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@x", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("configuration 'Medianstop@x': the first judgement is an epoch (a whole number) or 'auto', got 'x'");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@auto", "--out", dir.toString())).isEqualTo(2);
-        assertThat(err()).contains("configuration 'Medianstop@auto': Medianstop cannot find where to start judging itself");
+        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Curvefitting@auto", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("configuration 'Curvefitting@auto': Curvefitting cannot find where to start judging itself");
         assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@0", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("the first judgement must be at an epoch in [1, 50], got 0");
         assertThat(dir.resolve("runs.csv")).doesNotExist();

@@ -77,7 +77,9 @@ class CurveBenchmarkTest {
         assertThat(CurveSetup.preset("Percentile@auto").arguments()).containsEntry("n_warmup_steps", "auto");
         assertThat(CurveSetup.preset("SuccessiveHalving@auto").arguments()).isEqualTo(CurveSetup.preset("SuccessiveHalving").arguments());
         assertThat(CurveSetup.preset("SuccessiveHalving").judgingFrom("auto")).as("already its default").isEmpty();
-        assertThat(CurveSetup.preset("Medianstop").judgingFrom("auto")).isEmpty();
+        assertThat(CurveSetup.preset("Medianstop").judgingFrom("auto")).hasValueSatisfying(
+                m -> assertThat(m.arguments()).containsEntry("start_step", "auto"));
+        assertThat(CurveSetup.preset("Curvefitting").judgingFrom("auto")).isEmpty();
         assertThat(CurveSetup.preset("Patience").judgingFrom("10")).isEmpty();
     }
 
