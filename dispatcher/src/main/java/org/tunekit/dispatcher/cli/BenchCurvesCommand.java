@@ -110,7 +110,9 @@ final class BenchCurvesCommand implements Callable<Integer> {
         if (configs.isEmpty()) {
             setups.addAll(CurveSetup.presets());
             for (String when : firstJudgements) {
-                CurveSetup.presets().forEach(p -> p.judgingFrom(when).ifPresent(setups::add));
+                // a variant with the preset's own setting (SuccessiveHalving@auto) would only repeat it
+                CurveSetup.presets().forEach(p -> p.judgingFrom(when).filter(v -> !v.arguments().equals(p.arguments()))
+                        .ifPresent(setups::add));
             }
         } else {
             configs.stream().map(String::trim).distinct().forEach(c -> setups.add(CurveSetup.preset(c)));

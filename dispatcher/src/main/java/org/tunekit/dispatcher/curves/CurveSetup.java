@@ -60,7 +60,7 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
      * This preset judging first after {@code when} epochs ({@value #AUTO}: where the algorithm finds
      * it), labelled {@code label@when}: its algorithm's argument for that ({@code start_step},
      * {@code min_resource}, {@code n_warmup_steps} or {@code min_budget}) set to {@code when}; empty
-     * when the algorithm has no such argument, cannot find it itself, or already has that setting.
+     * when the algorithm has no such argument, or {@code when} is {@value #AUTO} and it cannot find it itself.
      *
      * @throws IllegalArgumentException when {@code when} is neither {@value #AUTO} nor an epoch in [1, 50]
      */
@@ -81,7 +81,7 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
             value = epoch;
         }
         String argument = algorithm() == null ? null : FIRST_JUDGEMENT_ARGUMENT.get(algorithm());
-        if (argument == null || value == AUTO && !AUTO_CAPABLE.contains(algorithm()) || value.equals(arguments.get(argument))) {
+        if (argument == null || value == AUTO && !AUTO_CAPABLE.contains(algorithm())) {
             return Optional.empty();
         }
         Map<String, Object> merged = new LinkedHashMap<>(arguments);
@@ -105,9 +105,6 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
             return base;
         }
         String when = name.substring(at + 1);
-        if (base.algorithm() != null && AUTO.equalsIgnoreCase(when) && AUTO.equals(base.arguments().get(FIRST_JUDGEMENT_ARGUMENT.get(base.algorithm())))) {
-            return new CurveSetup(base.label() + "@" + AUTO, base.assessor(), base.advisor(), base.arguments());
-        }
         try {
             return base.judgingFrom(when).orElseThrow(() -> new IllegalArgumentException("configuration '" + label + "': "
                     + base.label() + (FIRST_JUDGEMENT_ARGUMENT.containsKey(String.valueOf(base.algorithm()))

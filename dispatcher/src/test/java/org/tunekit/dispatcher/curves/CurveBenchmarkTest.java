@@ -76,7 +76,7 @@ class CurveBenchmarkTest {
         assertThat(CurveSetup.preset("none").algorithm()).isNull();
         assertThat(CurveSetup.preset("Percentile@auto").arguments()).containsEntry("n_warmup_steps", "auto");
         assertThat(CurveSetup.preset("SuccessiveHalving@auto").arguments()).isEqualTo(CurveSetup.preset("SuccessiveHalving").arguments());
-        assertThat(CurveSetup.preset("SuccessiveHalving").judgingFrom("auto")).as("already its default").isEmpty();
+        assertThat(CurveSetup.preset("BOHB@1").arguments()).as("BOHB's own setting").isEqualTo(CurveSetup.preset("BOHB").arguments());
         assertThat(CurveSetup.preset("Medianstop").judgingFrom("auto")).hasValueSatisfying(
                 m -> assertThat(m.arguments()).containsEntry("start_step", "auto"));
         assertThat(CurveSetup.preset("Curvefitting").judgingFrom("auto")).isEmpty();
