@@ -15,21 +15,15 @@ import org.tunekit.sdk.stats.RankCorrelation;
  *
  * <p>Until {@code trialsNeeded} trials have completed successfully, the owner judges nothing and
  * hands every history it sees to {@link #observe} and every end to {@link #trialEnd}; those trials
- * are therefore an unbiased sample. Then, for each step {@code s}, the Spearman rank correlation
- * between the completed curves' values at {@code s} and their last values is computed over the curves
- * longer than {@code s}; the settling step is the first {@code s} at which it is at least
- * {@value #RANK_CORRELATION} and stays so for the next {@value #STEADY_STEPS} − 1 steps (one noisy
- * step is not enough). Curves that cross late (slow starters overtaking fast ones) give a late step,
- * curves whose order is set early a step near 1. When no step qualifies the step is
- * {@link Integer#MAX_VALUE}: never judge.
+ * are therefore an unbiased sample. The settling step is then
+ * {@link RankCorrelation#firstPredictiveStep} of their curves: the first step from which their values'
+ * rank correlation with their last values stays at least {@value RankCorrelation#PREDICTIVE}.
+ * Curves that cross late (slow starters overtaking fast ones) give a late step, curves whose order is
+ * set early a step near 1. When no step qualifies the step is {@link Integer#MAX_VALUE}: never judge.
  */
 public final class SettlingStep {
-    /** The rank correlation from which a step's values are taken to predict the final ranking. */
-    public static final double RANK_CORRELATION = 0.7;
-    /** How many consecutive steps must reach {@link #RANK_CORRELATION}. */
-    public static final int STEADY_STEPS = 3;
     /** The fewest curves a step's correlation is computed over. */
-    static final int MIN_CURVES = 3;
+    static final int MIN_CURVES = RankCorrelation.MIN_CURVES;
 
     private final int trialsNeeded;
     private final Map<String, double[]> running = new HashMap<>();
@@ -135,40 +129,8 @@ public final class SettlingStep {
         }
     }
 
-    /** The settling step of {@code curves} (see the class comment). */
+    /** The settling step of {@code curves}: {@link RankCorrelation#firstPredictiveStep}. */
     public static int settle(List<double[]> curves) {
-        int longest = curves.stream().mapToInt(c -> c.length).max().orElse(0);
-        double[] rho = new double[longest];
-        for (int s = 1; s < longest; s++) {
-            rho[s] = correlationAt(curves, s);
-            if (Double.isNaN(rho[s])) {
-                break;
-            }
-        }
-        for (int s = 1; s < longest; s++) {
-            boolean steady = true;
-            for (int t = s; t < Math.min(s + STEADY_STEPS, longest) && steady; t++) {
-                steady = rho[t] >= RANK_CORRELATION;
-            }
-            if (steady && !Double.isNaN(rho[s])) {
-                return s;
-            }
-        }
-        return Integer.MAX_VALUE;
-    }
-
-    /** Spearman's correlation between the values at step {@code s} (1-based) and the last values, over the curves longer than {@code s}; NaN when fewer than {@link #MIN_CURVES} are. */
-    static double correlationAt(List<double[]> curves, int s) {
-        List<double[]> longer = curves.stream().filter(c -> c.length > s).toList();
-        if (longer.size() < MIN_CURVES) {
-            return Double.NaN;
-        }
-        double[] at = new double[longer.size()];
-        double[] last = new double[longer.size()];
-        for (int i = 0; i < at.length; i++) {
-            at[i] = longer.get(i)[s - 1];
-            last[i] = longer.get(i)[longer.get(i).length - 1];
-        }
-        return RankCorrelation.spearman(at, last);
+        return RankCorrelation.firstPredictiveStep(curves);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tunekit.sdk.stats.RankCorrelation;
 
 class SettlingStepTest {
 
@@ -22,22 +23,22 @@ class SettlingStepTest {
                 new double[] {3, 1, 3, 1, 1, 1, 1},
                 new double[] {2, 2, 1, 2, 2, 2, 2},
                 new double[] {1, 3, 2, 3, 3, 3, 3});
-        assertThat(SettlingStep.correlationAt(curves, 2)).isCloseTo(1, within(1e-12));
-        assertThat(SettlingStep.correlationAt(curves, 3)).isLessThan(SettlingStep.RANK_CORRELATION);
+        assertThat(RankCorrelation.atStep(curves, 2)).isCloseTo(1, within(1e-12));
+        assertThat(RankCorrelation.atStep(curves, 3)).isLessThan(RankCorrelation.PREDICTIVE);
         assertThat(SettlingStep.settle(curves)).isEqualTo(4);
     }
 
     @Test
     void onlyCurvesLongerThanTheStepCount() {
         List<double[]> curves = List.of(new double[] {1, 2}, new double[] {2, 3}, new double[] {3, 4, 5, 6});
-        assertThat(SettlingStep.correlationAt(curves, 1)).isCloseTo(1, within(1e-12));
-        assertThat(SettlingStep.correlationAt(curves, 2)).as("one curve is longer than 2").isNaN();
+        assertThat(RankCorrelation.atStep(curves, 1)).isCloseTo(1, within(1e-12));
+        assertThat(RankCorrelation.atStep(curves, 2)).as("one curve is longer than 2").isNaN();
     }
 
     @Test
     void flatStepsPredictNothing() {
         List<double[]> curves = List.of(new double[] {0.5, 0.1}, new double[] {0.5, 0.2}, new double[] {0.5, 0.3});
-        assertThat(SettlingStep.correlationAt(curves, 1)).isZero();
+        assertThat(RankCorrelation.atStep(curves, 1)).isZero();
         assertThat(SettlingStep.settle(curves)).isEqualTo(Integer.MAX_VALUE);
     }
 

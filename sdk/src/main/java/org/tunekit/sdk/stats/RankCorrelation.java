@@ -1,6 +1,7 @@
 package org.tunekit.sdk.stats;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Spearman's rank correlation: how well one series of values orders a set of trials the way another
@@ -8,7 +9,60 @@ import java.util.Arrays;
  * whether the values of completed trials at some step already ranked them as their final values do.
  */
 public final class RankCorrelation {
+    /** The correlation from which a step's values are taken to predict the final ranking. */
+    public static final double PREDICTIVE = 0.7;
+    /** How many consecutive steps must reach {@link #PREDICTIVE}: one noisy step is not enough. */
+    public static final int STEADY_STEPS = 3;
+    /** The fewest curves a step's correlation is computed over. */
+    public static final int MIN_CURVES = 3;
+
     private RankCorrelation() {}
+
+    /**
+     * The first step (1-based) from which completed learning curves' values order them as their last
+     * values do: the first {@code s} at which {@link #atStep} is at least {@value #PREDICTIVE} and stays
+     * so for the next {@value #STEADY_STEPS} − 1 steps. Curves that cross late (slow starters overtaking
+     * fast ones) give a late step, curves whose order is set early a step near 1; when no step qualifies
+     * the answer is {@link Integer#MAX_VALUE}.
+     */
+    public static int firstPredictiveStep(List<double[]> curves) {
+        int longest = curves.stream().mapToInt(c -> c.length).max().orElse(0);
+        double[] rho = new double[longest];
+        for (int s = 1; s < longest; s++) {
+            rho[s] = atStep(curves, s);
+            if (Double.isNaN(rho[s])) {
+                break;
+            }
+        }
+        for (int s = 1; s < longest; s++) {
+            boolean steady = !Double.isNaN(rho[s]);
+            for (int t = s; t < Math.min(s + STEADY_STEPS, longest) && steady; t++) {
+                steady = rho[t] >= PREDICTIVE;
+            }
+            if (steady) {
+                return s;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    /**
+     * Spearman's correlation between the curves' values at step {@code s} (1-based) and their last
+     * values, over the curves longer than {@code s}; NaN when fewer than {@value #MIN_CURVES} are.
+     */
+    public static double atStep(List<double[]> curves, int s) {
+        List<double[]> longer = curves.stream().filter(c -> c.length > s).toList();
+        if (longer.size() < MIN_CURVES) {
+            return Double.NaN;
+        }
+        double[] at = new double[longer.size()];
+        double[] last = new double[longer.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = longer.get(i)[s - 1];
+            last[i] = longer.get(i)[longer.get(i).length - 1];
+        }
+        return spearman(at, last);
+    }
 
     /**
      * Spearman's correlation of {@code x} and {@code y}: Pearson's correlation of their ranks, ties
