@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
+import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
 
 /**
  * A Gaussian process surrogate of the standardised loss on {@link FeatureMap} inputs, with the
@@ -19,6 +20,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
 public final class GpSurrogate {
     private static final int FIT_ITERATIONS = 30;
     private static final int MAX_FIT_POINTS = 300;
+    /** The most observations a posterior is built on (see {@link #modelPoints}). */
+    public static final int MAX_POINTS = 400;
 
     private final FeatureMap features;
     private final MaternKernel kernel;
@@ -138,5 +141,43 @@ public final class GpSurrogate {
         fittedAt = Integer.parseInt(f.get(0)[1]);
         theta = UnitCubeTuner.parseVector(w, 1, w.length);
         return true;
+    }
+
+    /**
+     * The observations a posterior is built on: all of them up to {@link #MAX_POINTS}, beyond that
+     * the best quarter of that number (where the next suggestions matter most) and the most recent
+     * of the rest, in their original order. It bounds the cost of a suggestion (a Cholesky
+     * factorisation is cubic in the points, its matrices quadratic) whatever the length of the
+     * experiment or the size of imported data.
+     */
+    public static List<Observation> modelPoints(List<Observation> usable) {
+        int n = usable.size();
+        if (n <= MAX_POINTS) {
+            return usable;
+        }
+        Integer[] byLoss = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            byLoss[i] = i;
+        }
+        Arrays.sort(byLoss, (a, b) -> Double.compare(usable.get(a).loss(), usable.get(b).loss()));
+        boolean[] keep = new boolean[n];
+        int kept = 0;
+        for (int k = 0; k < MAX_POINTS / 4; k++) {
+            keep[byLoss[k]] = true;
+            kept++;
+        }
+        for (int i = n - 1; i >= 0 && kept < MAX_POINTS; i--) {
+            if (!keep[i]) {
+                keep[i] = true;
+                kept++;
+            }
+        }
+        List<Observation> subset = new ArrayList<>(MAX_POINTS);
+        for (int i = 0; i < n; i++) {
+            if (keep[i]) {
+                subset.add(usable.get(i));
+            }
+        }
+        return subset;
     }
 }

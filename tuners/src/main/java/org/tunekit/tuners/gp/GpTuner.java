@@ -46,8 +46,6 @@ final class GpTuner extends UnitCubeTuner {
     static final int MAX_WARM_UP = 1000;
     static final int MAX_STARTING_POINTS = 5;
     private static final int LOCAL_STEPS = 20;
-    /** The most observations the posterior is built on (see {@link #modelSubset}). */
-    static final int MAX_MODEL_POINTS = 400;
     private static final long FIT_STREAM = 0x6F17L;
 
     /** What the acquisition maximises. */
@@ -109,44 +107,9 @@ final class GpTuner extends UnitCubeTuner {
 
     // ------------------------------------------------------------------------------- training data
 
-    /** The usable observations, targets standardised, at most {@link #MAX_MODEL_POINTS} of them. */
+    /** The usable observations, targets standardised, at most {@link GpSurrogate#MAX_POINTS} of them. */
     private TrainingData data() {
-        return TrainingData.of(observations(), u -> u.size() > MAX_MODEL_POINTS ? modelSubset(u) : u, features::features);
-    }
-
-    /**
-     * The observations the model is built on once there are more than {@link #MAX_MODEL_POINTS}:
-     * the best quarter of that number (where the next suggestions matter most) and the most recent
-     * of the rest, in their original order. It bounds the cost of a suggestion (a Cholesky
-     * factorisation is cubic in the points) whatever the length of the experiment or the size of
-     * imported data.
-     */
-    static List<Observation> modelSubset(List<Observation> usable) {
-        int n = usable.size();
-        Integer[] byLoss = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            byLoss[i] = i;
-        }
-        Arrays.sort(byLoss, (a, b) -> Double.compare(usable.get(a).loss(), usable.get(b).loss()));
-        boolean[] keep = new boolean[n];
-        int kept = 0;
-        for (int k = 0; k < MAX_MODEL_POINTS / 4; k++) {
-            keep[byLoss[k]] = true;
-            kept++;
-        }
-        for (int i = n - 1; i >= 0 && kept < MAX_MODEL_POINTS; i--) {
-            if (!keep[i]) {
-                keep[i] = true;
-                kept++;
-            }
-        }
-        List<Observation> subset = new ArrayList<>(MAX_MODEL_POINTS);
-        for (int i = 0; i < n; i++) {
-            if (keep[i]) {
-                subset.add(usable.get(i));
-            }
-        }
-        return subset;
+        return TrainingData.of(observations(), GpSurrogate::modelPoints, features::features);
     }
 
     // ------------------------------------------------------------------------------- proposals

@@ -115,9 +115,12 @@ final class MetisTuner extends UnitCubeTuner {
 
     // ------------------------------------------------------------------------------- training data
 
-    /** The usable observations: inputs, standardised targets, and the observations they come from. */
+    /**
+     * The usable observations (at most {@link GpSurrogate#MAX_POINTS}, as for GPTuner): inputs,
+     * standardised targets, and the observations they come from.
+     */
     private TrainingData data() {
-        return TrainingData.of(observations(), features::features);
+        return TrainingData.of(observations(), GpSurrogate::modelPoints, features::features);
     }
 
     // ------------------------------------------------------------------------------- proposals

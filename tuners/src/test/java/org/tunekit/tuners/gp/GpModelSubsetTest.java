@@ -29,15 +29,15 @@ class GpModelSubsetTest {
             // losses fall over the first half, so the best are old; the recent ones are mediocre
             all.add(observation(i, i < n / 2 ? 1.0 - i / (double) n : 5.0 + i));
         }
-        List<Observation> subset = GpTuner.modelSubset(all);
-        assertThat(subset).hasSize(GpTuner.MAX_MODEL_POINTS);
+        List<Observation> subset = GpSurrogate.modelPoints(all);
+        assertThat(subset).hasSize(GpSurrogate.MAX_POINTS);
         List<Long> ids = subset.stream().map(Observation::parameterId).toList();
         assertThat(ids).as("in their original order").isSorted();
-        int best = GpTuner.MAX_MODEL_POINTS / 4;
+        int best = GpSurrogate.MAX_POINTS / 4;
         for (long id = n / 2 - best; id < n / 2; id++) {
             assertThat(ids).as("one of the best").contains(id);
         }
-        for (long id = n - (GpTuner.MAX_MODEL_POINTS - best); id < n; id++) {
+        for (long id = n - (GpSurrogate.MAX_POINTS - best); id < n; id++) {
             assertThat(ids).as("one of the most recent").contains(id);
         }
     }
