@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.dispatcher.curves.CurveBenchmark;
 import org.tunekit.dispatcher.curves.CurveSetup;
+import org.tunekit.dispatcher.curves.SuitePace;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
 import picocli.CommandLine.Command;
@@ -61,6 +62,18 @@ final class BenchCurvesCommand implements Callable<Integer> {
             description = "Give the tuner a stopped trial's last intermediate value as its result, as NNI_INCLUDE_INTERMEDIATE_RESULTS=true "
                     + "does (default: stopped trials do not reach the tuner).")
     boolean includeIntermediateResults;
+
+    @Option(names = "--suite", paramLabel = "PACE",
+            description = "How fast the suite's curves progress: late-settling (slow starters overtake up to 30 epochs in; rank "
+                    + "correlation with the final value 0.42 after 10 epochs) or early-settling (every time constant x 0.3; 0.76 after "
+                    + "5 epochs). Final values are the same (default: ${DEFAULT-VALUE}).")
+    String suite = SuitePace.LATE_SETTLING.label();
+
+    @Option(names = "--perfect-rungs",
+            description = "Analysis, not a real run: an advisor's trial that stops at a budget below 50 epochs reports its true final "
+                    + "value, so every rung is ranked as with full knowledge (the bound of what a better ranking of partial trials "
+                    + "could reach).")
+    boolean perfectRungs;
 
     @Option(names = "--concurrency", description = "Trial slots of the manager (default: ${DEFAULT-VALUE}).")
     int concurrency = 4;
@@ -127,6 +140,6 @@ final class BenchCurvesCommand implements Callable<Integer> {
         setups.replaceAll(s -> extra.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(s.label())).findFirst()
                 .map(e -> s.withArguments(e.getValue())).orElse(s));
         return new CurveBenchmark.Config(setups, tuner, BenchCommand.parseSeeds(seeds), trials, concurrency, advisorBudget, threads, out,
-                includeIntermediateResults);
+                includeIntermediateResults, SuitePace.parse(suite), perfectRungs);
     }
 }

@@ -43,11 +43,15 @@ public final class CurveBenchmark {
      * @param out            the output directory
      * @param includeIntermediateResults whether a trial an assessor stops reaches the tuner with its last
      *                       intermediate value as its result ({@code NNI_INCLUDE_INTERMEDIATE_RESULTS})
+     * @param pace           how fast the suite's curves progress
+     * @param perfectRungs   whether an advisor's trials that stop at a budget below the full one report their true final
+     *                       value (a bound on what a better ranking of partial trials could reach, not a real run)
      */
     public record Config(List<CurveSetup> setups, String tuner, List<Long> seeds, int trials, int concurrency, double advisorBudget,
-            int threads, Path out, boolean includeIntermediateResults) {
+            int threads, Path out, boolean includeIntermediateResults, SuitePace pace, boolean perfectRungs) {
         /** Checks the numbers. */
         public Config {
+            java.util.Objects.requireNonNull(pace, "pace");
             setups = List.copyOf(setups);
             seeds = List.copyOf(seeds);
             if (setups.isEmpty() || seeds.isEmpty()) {
@@ -62,10 +66,15 @@ public final class CurveBenchmark {
             }
         }
 
-        /** A configuration in which stopped trials do not reach the tuner. */
+        /** A configuration on the late-settling suite in which stopped trials do not reach the tuner. */
         public Config(List<CurveSetup> setups, String tuner, List<Long> seeds, int trials, int concurrency, double advisorBudget,
                       int threads, Path out) {
-            this(setups, tuner, seeds, trials, concurrency, advisorBudget, threads, out, false);
+            this(setups, tuner, seeds, trials, concurrency, advisorBudget, threads, out, false, SuitePace.LATE_SETTLING, false);
+        }
+
+        /** What the simulated trials are like. */
+        CurveManager.Simulation simulation() {
+            return new CurveManager.Simulation(pace, includeIntermediateResults, perfectRungs);
         }
 
         /** The epoch budget of an advisor run. */
@@ -221,12 +230,12 @@ public final class CurveBenchmark {
                 args.values().removeIf(v -> v == null);
                 Advisor advisor = plugins.advisor(setup.advisor(), args);
                 trace = CurveManager.runAdvisor(advisor, seed,
-                        new CurveManager.Limits(config.concurrency(), 0, config.advisorEpochs()), config.includeIntermediateResults());
+                        new CurveManager.Limits(config.concurrency(), 0, config.advisorEpochs()), config.simulation());
             } else {
                 Tuner tuner = plugins.tuner(config.tuner(), Map.of("optimize_mode", "minimize", "seed", seed));
                 Assessor assessor = setup.assessor() == null ? null : plugins.assessor(setup.assessor(), setup.arguments());
                 trace = CurveManager.runTuner(tuner, assessor, seed, new CurveManager.Limits(config.concurrency(), config.trials(), 0),
-                        config.includeIntermediateResults());
+                        config.simulation());
             }
             return new CurveRun(setup, seed, trace, null);
         } catch (RuntimeException e) {

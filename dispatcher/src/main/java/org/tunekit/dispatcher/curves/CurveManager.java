@@ -96,11 +96,32 @@ final class CurveManager {
      */
     record RunTrace(List<TrialRecord> trials, long epochs, boolean stalled) {}
 
+    /**
+     * What the simulated trials are like.
+     *
+     * @param pace                       how fast their curves progress
+     * @param includeIntermediateResults whether a stopped trial reaches the tuner (or what the advisor's context
+     *                                   reports) with its last intermediate value ({@code NNI_INCLUDE_INTERMEDIATE_RESULTS})
+     * @param perfectRungs               whether a trial that runs to a {@code TRIAL_BUDGET} below {@link CurveSuite#EPOCHS}
+     *                                   reports its true (noiseless) final value as its {@code FINAL} metric instead of its
+     *                                   value at that budget: an advisor then ranks every rung as it would with full
+     *                                   knowledge, the bound of what any better ranking of partial trials could reach
+     */
+    record Simulation(SuitePace pace, boolean includeIntermediateResults, boolean perfectRungs) {
+        /** Late-settling curves, stopped trials not reported, rungs ranked by their observed values. */
+        static final Simulation DEFAULT = new Simulation(SuitePace.LATE_SETTLING, false, false);
+
+        Simulation {
+            java.util.Objects.requireNonNull(pace, "pace");
+        }
+    }
+
     private final InMemoryChannel channel = new InMemoryChannel();
     private final ProbedAssessor assessor;
     private final ProbedAdvisor advisor;
     private final long seed;
     private final Limits limits;
+    private final Simulation simulation;
 
     private final Deque<Pending> pending = new ArrayDeque<>();
     private final Map<String, Running> running = new LinkedHashMap<>();
@@ -123,46 +144,47 @@ final class CurveManager {
         int epochs;
         double last = Double.NaN;
 
-        Running(int index, long parameterId, Parameters parameters) {
+        Running(int index, long parameterId, Parameters parameters, SuitePace pace) {
             this.index = index;
             this.trialJobId = trialJobId(index);
             this.parameterId = parameterId;
             this.parameters = parameters;
-            this.curve = CurveSuite.curveOf(parameters);
+            this.curve = CurveSuite.curveOf(parameters, pace);
             this.budget = CurveSuite.epochsOf(parameters);
         }
     }
 
-    private CurveManager(ProbedAssessor assessor, ProbedAdvisor advisor, long seed, Limits limits) {
+    private CurveManager(ProbedAssessor assessor, ProbedAdvisor advisor, long seed, Limits limits, Simulation simulation) {
         this.assessor = assessor;
         this.advisor = advisor;
         this.seed = seed;
         this.limits = limits;
+        this.simulation = simulation;
     }
 
-    /** Runs a tuner with an optional assessor ({@code null} for none) through {@link MsgDispatcher}. */
+    /** Runs a tuner with an optional assessor ({@code null} for none) through {@link MsgDispatcher}, with {@link Simulation#DEFAULT}. */
     static RunTrace runTuner(Tuner tuner, Assessor assessor, long seed, Limits limits) throws InterruptedException {
-        return runTuner(tuner, assessor, seed, limits, false);
+        return runTuner(tuner, assessor, seed, limits, Simulation.DEFAULT);
     }
 
-    /** As above; with {@code includeIntermediateResults} a stopped trial reaches the tuner with its last intermediate value. */
-    static RunTrace runTuner(Tuner tuner, Assessor assessor, long seed, Limits limits, boolean includeIntermediateResults)
+    /** As above, with simulated trials like {@code simulation}. */
+    static RunTrace runTuner(Tuner tuner, Assessor assessor, long seed, Limits limits, Simulation simulation)
             throws InterruptedException {
         ProbedAssessor probe = assessor == null ? null : new ProbedAssessor(assessor);
-        CurveManager m = new CurveManager(probe, null, seed, limits);
-        return m.run(new MsgDispatcher(m.channel, tuner, probe, settings(includeIntermediateResults)));
+        CurveManager m = new CurveManager(probe, null, seed, limits, simulation);
+        return m.run(new MsgDispatcher(m.channel, tuner, probe, settings(simulation.includeIntermediateResults())));
     }
 
-    /** Runs an advisor through {@link AdvisorDispatcher}. */
+    /** Runs an advisor through {@link AdvisorDispatcher}, with {@link Simulation#DEFAULT}. */
     static RunTrace runAdvisor(Advisor advisor, long seed, Limits limits) throws InterruptedException {
-        return runAdvisor(advisor, seed, limits, false);
+        return runAdvisor(advisor, seed, limits, Simulation.DEFAULT);
     }
 
-    /** As above; {@code includeIntermediateResults} is what the advisor's context reports. */
-    static RunTrace runAdvisor(Advisor advisor, long seed, Limits limits, boolean includeIntermediateResults) throws InterruptedException {
+    /** As above, with simulated trials like {@code simulation}. */
+    static RunTrace runAdvisor(Advisor advisor, long seed, Limits limits, Simulation simulation) throws InterruptedException {
         ProbedAdvisor probe = new ProbedAdvisor(advisor);
-        CurveManager m = new CurveManager(null, probe, seed, limits);
-        return m.run(new AdvisorDispatcher(m.channel, probe, settings(includeIntermediateResults)));
+        CurveManager m = new CurveManager(null, probe, seed, limits, simulation);
+        return m.run(new AdvisorDispatcher(m.channel, probe, settings(simulation.includeIntermediateResults())));
     }
 
     private static DispatcherSettings settings(boolean includeIntermediateResults) {
@@ -235,7 +257,7 @@ final class CurveManager {
         while (running.size() < limits.concurrency() && !pending.isEmpty()
                 && (limits.maxTrials() == 0 || started < limits.maxTrials()) && budgetLeft()) {
             Pending p = pending.removeFirst();
-            Running t = new Running(started++, p.parameterId(), p.parameters());
+            Running t = new Running(started++, p.parameterId(), p.parameters(), simulation.pace());
             running.put(t.trialJobId, t);
         }
     }
@@ -251,7 +273,8 @@ final class CurveManager {
         t.last = t.curve.observed(seed, t.index, epoch);
         handle(exchange(metric(t, "PERIODICAL", epoch - 1, t.last)));
         if (running.containsKey(t.trialJobId) && epoch >= t.budget) {
-            handle(exchange(metric(t, "FINAL", 0, t.last)));
+            boolean partial = t.budget < CurveSuite.EPOCHS;
+            handle(exchange(metric(t, "FINAL", 0, partial && simulation.perfectRungs() ? t.curve.mean(CurveSuite.EPOCHS) : t.last)));
             end(t, SUCCEEDED, true);
         }
     }

@@ -113,9 +113,14 @@ final class CurveOutputs {
                         + "minus the best final value of the space (%s). Epochs %%: each run's epochs over the baseline's with the same seed. "
                         + "Epochs to reach: the epochs a run had spent when the trial it would have chosen at that point first had at most "
                         + "the baseline's median regret (never: not within the run). "
-                        + "Cells are median [Q1, Q3] over seeds.%s%n%n",
+                        + "Cells are median [Q1, Q3] over seeds. Suite: %s (%s).%s%s%n%n",
                 Numbers.seeds(config.seeds()), config.concurrency(), config.tuner(), config.trials(), CurveSuite.EPOCHS,
                 config.advisorEpochs(), pct(100 * config.advisorBudget()), config.trials() * CurveSuite.EPOCHS, CurveSuite.OPTIMUM,
+                config.pace().label(), config.pace() == SuitePace.LATE_SETTLING ? "slow starters overtake up to 30 epochs in"
+                        : "every time constant of the late-settling suite x " + config.pace().timeScale(),
+                config.perfectRungs() ? " **Perfect rungs (an analysis, not a real run): an advisor's trial that stops at a budget "
+                        + "below the full one reports its true final value as its result, so every rung is ranked as with full knowledge.**"
+                        : "",
                 config.includeIntermediateResults() ? " A stopped trial reaches the tuner with its last intermediate value as its result "
                         + "(NNI_INCLUDE_INTERMEDIATE_RESULTS=true)." : ""));
         double reach = baseline.map(b -> b.regret() == null ? Double.NaN : b.regret().median()).orElse(Double.NaN);
@@ -162,12 +167,12 @@ final class CurveOutputs {
         }
         sb.append("\nConfigurations:\n\n");
         setups.forEach(s -> sb.append("- ").append(s.label()).append(": ").append(s.describe()).append('\n'));
-        sb.append(suiteProfile());
+        sb.append(suiteProfile(config.pace()));
         return sb.toString();
     }
 
     /** How well a configuration's value after k epochs predicts its final value, over random configurations. */
-    static String suiteProfile() {
+    static String suiteProfile(SuitePace pace) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nHow early the suite's ranking settles: Spearman rank correlation "
                 + "between the value observed after k epochs and the final value, over %d configurations drawn from the prior "
                 + "(the epoch a rule first judges at needs a high one):%n%n| k | ", PROFILE_SAMPLES));
@@ -176,7 +181,7 @@ final class CurveOutputs {
         for (int k : PROFILE_EPOCHS) {
             sb.append(k).append(" | ");
             rule.append("---|");
-            row.append(' ').append(String.format(Locale.ROOT, "%.2f", CurveSuite.rankCorrelation(k, PROFILE_SAMPLES, 1))).append(" |");
+            row.append(' ').append(String.format(Locale.ROOT, "%.2f", CurveSuite.rankCorrelation(k, PROFILE_SAMPLES, 1, pace))).append(" |");
         }
         return sb.append('\n').append(rule).append('\n').append(row).append('\n').toString();
     }
@@ -251,8 +256,9 @@ final class CurveOutputs {
             guides.add(new SvgPlot.Guide(false, b.regret().median(), "none's median regret"));
             guides.add(new SvgPlot.Guide(false, 1.1 * b.regret().median(), "+10%"));
         });
-        String title = String.format(Locale.ROOT, "Early stopping on the learning-curve suite: %d seeds, %d trials x %d epochs, %d slots",
-                config.seeds().size(), config.trials(), CurveSuite.EPOCHS, config.concurrency());
+        String title = String.format(Locale.ROOT, "Early stopping on the %s learning-curve suite: %d seeds, %d trials x %d epochs, %d slots%s",
+                config.pace().label(), config.seeds().size(), config.trials(), CurveSuite.EPOCHS, config.concurrency(),
+                config.perfectRungs() ? " (perfect rungs)" : "");
         return SvgPlot.renderScatter(title, "epochs spent, % of no early stopping (same seed)", "regret of the chosen trial (log)",
                 points, guides, legend);
     }

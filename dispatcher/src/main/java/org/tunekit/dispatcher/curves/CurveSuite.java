@@ -26,7 +26,9 @@ import org.tunekit.sdk.stats.RankCorrelation;
  * exponentially and fast, {@code cosine} follows a power law, {@code warmup} closes only 30% of its gap
  * to the final value (slowly) before an onset epoch (6 to 30) and then drops in a sigmoid, overtaking
  * the fast starters and reaching the best finals. Smaller
- * learning rates slow every family down. Each observed value adds Gaussian noise of standard deviation
+ * learning rates slow every family down. A {@link SuitePace} scales every time constant: at
+ * {@link SuitePace#LATE_SETTLING} (the default) as given here, at {@link SuitePace#EARLY_SETTLING} three
+ * tenths of it; the final values do not depend on it. Each observed value adds Gaussian noise of standard deviation
  * {@code 0.01 sqrt(64/batch)}, drawn from a generator seeded by (run seed, trial, epoch). The best
  * final value over the space is {@link #OPTIMUM} (warmup, batch 64, lr 10^-1.5, width 0.7).
  */
@@ -69,8 +71,9 @@ final class CurveSuite {
      * @param second     for {@link Family#DIVERGING}: the level the dip heads for before the climb; for
      *                   {@link Family#SLOW_START}: the time constant of the early progress; unused otherwise
      * @param noise      the noise's standard deviation
+     * @param timeScale  the factor on the families' fixed time constants (the sigmoid's width, the dip's pace)
      */
-    record Curve(Family family, double finalValue, double rate, double second, double noise) {
+    record Curve(Family family, double finalValue, double rate, double second, double noise, double timeScale) {
 
         /** The noiseless value after {@code epoch} epochs (1-based; 0 is the untrained model). */
         double mean(int epoch) {
@@ -87,8 +90,8 @@ final class CurveSuite {
                         * ((1 - EARLY_SHARE) * (sigmoid(t) - sigmoid(n)) / (sigmoid(0) - sigmoid(n))
                         + EARLY_SHARE * normalised(Math.exp(-t / second), Math.exp(-n / second)));
                 case DIVERGING -> {
-                    double dip = second + (CHANCE - second) * Math.exp(-t / 2.0);
-                    double dipEnd = second + (CHANCE - second) * Math.exp(-n / 2.0);
+                    double dip = second + (CHANCE - second) * Math.exp(-t / (2.0 * timeScale));
+                    double dipEnd = second + (CHANCE - second) * Math.exp(-n / (2.0 * timeScale));
                     double climb = t <= rate ? 0 : (1 - Math.exp(-3 * (t - rate) / (n - rate))) / (1 - Math.exp(-3));
                     yield dip + (finalValue - dipEnd) * climb;
                 }
@@ -102,7 +105,7 @@ final class CurveSuite {
         }
 
         private double sigmoid(double t) {
-            return 1 / (1 + Math.exp((t - rate) / 2.5));
+            return 1 / (1 + Math.exp((t - rate) / (2.5 * timeScale)));
         }
 
         /** {@code (v - end) / (1 - end)}: 1 at t = 0 and exactly 0 at the last epoch. */
@@ -123,12 +126,18 @@ final class CurveSuite {
         return space;
     }
 
+    /** The curve of a configuration at {@link SuitePace#LATE_SETTLING}. */
+    static Curve curveOf(Parameters p) {
+        return curveOf(p, SuitePace.LATE_SETTLING);
+    }
+
     /**
-     * The curve of a configuration (other keys, such as {@link #TRIAL_BUDGET}, are ignored).
+     * The curve of a configuration at a pace (other keys, such as {@link #TRIAL_BUDGET}, are ignored).
      *
      * @throws IllegalArgumentException naming the parameter that is missing or out of the space
      */
-    static Curve curveOf(Parameters p) {
+    static Curve curveOf(Parameters p, SuitePace pace) {
+        double scale = pace.timeScale();
         double lr = number(p, "lr");
         double batch = number(p, "batch_size");
         double width = number(p, "width");
@@ -158,13 +167,13 @@ final class CurveSuite {
         double slowness = Math.max(0, bestLr - u);
         if (u - bestLr > DIVERGENCE_MARGIN) {
             double onset = clamp(30 - 12 * (u - bestLr - DIVERGENCE_MARGIN), 4, 30);
-            return new Curve(Family.DIVERGING, DIVERGED, onset, Math.min(trained + 0.03, 0.5), noise);
+            return new Curve(Family.DIVERGING, DIVERGED, scale * onset, Math.min(trained + 0.03, 0.5), noise, scale);
         }
         return switch (schedule) {
-            case "constant" -> new Curve(Family.EXPONENTIAL, trained, clamp(2.5 * Math.pow(10, 0.5 * slowness), 1.5, 40), 0, noise);
-            case "cosine" -> new Curve(Family.POWER_LAW, trained, clamp(1.5 * Math.pow(10, 0.5 * slowness), 0.8, 40), 0, noise);
-            default -> new Curve(Family.SLOW_START, trained, clamp(6 + 6 * slowness, 6, 30),
-                    clamp(6 * Math.pow(10, 0.5 * slowness), 3, 40), noise);
+            case "constant" -> new Curve(Family.EXPONENTIAL, trained, scale * clamp(2.5 * Math.pow(10, 0.5 * slowness), 1.5, 40), 0, noise, scale);
+            case "cosine" -> new Curve(Family.POWER_LAW, trained, scale * clamp(1.5 * Math.pow(10, 0.5 * slowness), 0.8, 40), 0, noise, scale);
+            default -> new Curve(Family.SLOW_START, trained, scale * clamp(6 + 6 * slowness, 6, 30),
+                    scale * clamp(6 * Math.pow(10, 0.5 * slowness), 3, 40), noise, scale);
         };
     }
 
@@ -200,10 +209,10 @@ final class CurveSuite {
     /**
      * The Spearman rank correlation, over {@code samples} configurations drawn from the search space's
      * prior with a generator seeded {@code seed}, between the value observed after {@code epoch} epochs
-     * (with noise) and the noiseless final value: how much an equal-step comparison at that epoch says
-     * about the final ranking.
+     * (with noise) and the noiseless final value, at {@code pace}: how much an equal-step comparison at
+     * that epoch says about the final ranking.
      */
-    static double rankCorrelation(int epoch, int samples, long seed) {
+    static double rankCorrelation(int epoch, int samples, long seed, SuitePace pace) {
         if (epoch < 1 || epoch > EPOCHS || samples < 2) {
             throw new IllegalArgumentException("epoch must be in [1, " + EPOCHS + "] and samples at least 2, got " + epoch + " and " + samples);
         }
@@ -212,7 +221,7 @@ final class CurveSuite {
         double[] early = new double[samples];
         double[] last = new double[samples];
         for (int i = 0; i < samples; i++) {
-            Curve c = curveOf(space.sample(random));
+            Curve c = curveOf(space.sample(random), pace);
             early[i] = c.observed(seed, i, epoch);
             last[i] = c.mean(EPOCHS);
         }

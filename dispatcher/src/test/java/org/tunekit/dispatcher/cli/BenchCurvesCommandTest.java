@@ -44,6 +44,7 @@ class BenchCurvesCommandTest {
         assertThat(stdout).contains("| none | 200 [200, 200] | 100 [100, 100] |")
                 .contains("note: assessor 'Medianstop' is not present: Medianstop skipped")
                 .contains("note: advisor 'Hyperband' is not present (no built-in or plugin provides it): Hyperband skipped")
+                .contains("Suite: late-settling (slow starters overtake up to 30 epochs in)")
                 .contains("2 runs, 0 failed; wrote:");
         assertThat(err()).contains("bench-curves: 2/2 runs (none done)");
         assertThat(Files.readAllLines(dir.resolve("runs.csv"))).hasSize(3);
@@ -64,6 +65,8 @@ class BenchCurvesCommandTest {
         assertThat(err()).contains("configuration 'Curvefitting@auto': Curvefitting cannot find where to start judging itself");
         assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@0", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("the first judgement must be at an epoch in [1, 50], got 0");
+        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--suite", "fast", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("tunekit bench-curves: unknown suite 'fast'; available: late-settling, early-settling");
         assertThat(dir.resolve("runs.csv")).doesNotExist();
     }
 

@@ -92,11 +92,11 @@ class CurveManagerTest {
     @Test
     void stoppedTrialsReachTheTunerOnlyWhenIntermediateResultsAreIncluded() throws Exception {
         SampleTuner without = new SampleTuner(2);
-        CurveManager.runTuner(without, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), false);
+        CurveManager.runTuner(without, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), CurveManager.Simulation.DEFAULT);
         assertThat(without.results).hasSize(4).noneMatch(r -> r.trialJobId().equals(CurveManager.trialJobId(2)));
 
         SampleTuner with = new SampleTuner(2);
-        CurveManager.RunTrace trace = CurveManager.runTuner(with, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), true);
+        CurveManager.RunTrace trace = CurveManager.runTuner(with, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), new CurveManager.Simulation(SuitePace.LATE_SETTLING, true, false));
         assertThat(with.results).hasSize(5);
         CurveManager.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
         assertThat(with.results).filteredOn(r -> r.trialJobId().equals(CurveManager.trialJobId(2))).singleElement()
@@ -124,6 +124,7 @@ class CurveManagerTest {
     static final class BudgetAdvisor implements org.tunekit.sdk.Advisor {
         final int budget;
         final List<String> calls = new ArrayList<>();
+        final Map<String, Double> finals = new HashMap<>();
         private AdvisorContext context;
         private SearchSpace space;
         private final java.util.SplittableRandom random = new java.util.SplittableRandom(9);
@@ -154,6 +155,9 @@ class CurveManagerTest {
         @Override
         public void reportMetric(MetricReport report) {
             calls.add(report.type() + " " + report.trialJobId());
+            if (report.type() == MetricReport.Type.FINAL) {
+                finals.put(report.trialJobId(), report.metric().value());
+            }
             if (report.trialJobId().equals(CurveManager.trialJobId(1)) && report.sequence() == 1) {
                 context.killTrial(report.trialJobId());
             }
@@ -177,6 +181,27 @@ class CurveManagerTest {
                 .noneMatch(CurveManager.TrialRecord::completedFully);
         assertThat(advisor.calls).contains("EN " + CurveManager.trialJobId(1) + " USER_CANCELED", "FINAL " + CurveManager.trialJobId(0));
         assertThat(trace.trials().stream().mapToInt(CurveManager.TrialRecord::epochs).sum()).isEqualTo(30);
+    }
+
+    @Test
+    void withPerfectRungsAPartialTrialReportsItsTrueFinalValue() throws Exception {
+        for (SuitePace pace : SuitePace.values()) {
+            BudgetAdvisor observed = new BudgetAdvisor(4);
+            CurveManager.RunTrace plain = CurveManager.runAdvisor(observed, 3, new CurveManager.Limits(2, 0, 40),
+                    new CurveManager.Simulation(pace, false, false));
+            BudgetAdvisor perfect = new BudgetAdvisor(4);
+            CurveManager.RunTrace known = CurveManager.runAdvisor(perfect, 3, new CurveManager.Limits(2, 0, 40),
+                    new CurveManager.Simulation(pace, false, true));
+            assertThat(known.trials()).as("the same trials run").isEqualTo(plain.trials());
+            List<CurveManager.TrialRecord> succeeded = plain.trials().stream().filter(t -> "SUCCEEDED".equals(t.end())).toList();
+            assertThat(succeeded).isNotEmpty();
+            for (CurveManager.TrialRecord t : succeeded) {
+                CurveSuite.Curve curve = CurveSuite.curveOf(t.parameters(), pace);
+                assertThat(observed.finals.get(t.trialJobId())).as("observed at its budget").isEqualTo(curve.observed(3, t.index(), 4))
+                        .isEqualTo(t.lastValue());
+                assertThat(perfect.finals.get(t.trialJobId())).as("true final value").isEqualTo(curve.mean(CurveSuite.EPOCHS));
+            }
+        }
     }
 
     @Test

@@ -63,14 +63,44 @@ class CurveSuiteTest {
 
     @Test
     void theRankingSettlesOnlyAfterTheWarmUpPhase() {
-        double first = CurveSuite.rankCorrelation(1, 2000, 1);
-        double tenth = CurveSuite.rankCorrelation(10, 2000, 1);
-        double late = CurveSuite.rankCorrelation(40, 2000, 1);
+        double first = CurveSuite.rankCorrelation(1, 2000, 1, SuitePace.LATE_SETTLING);
+        double tenth = CurveSuite.rankCorrelation(10, 2000, 1, SuitePace.LATE_SETTLING);
+        double late = CurveSuite.rankCorrelation(40, 2000, 1, SuitePace.LATE_SETTLING);
         assertThat(first).as("one epoch says almost nothing").isBetween(-0.2, 0.2);
         assertThat(tenth).isGreaterThan(first + 0.2);
         assertThat(late).isGreaterThan(0.9).isLessThan(1);
-        assertThat(CurveSuite.rankCorrelation(10, 2000, 1)).as("seeded").isEqualTo(tenth);
-        assertThatThrownBy(() -> CurveSuite.rankCorrelation(0, 10, 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(CurveSuite.rankCorrelation(10, 2000, 1, SuitePace.LATE_SETTLING)).as("seeded").isEqualTo(tenth);
+        assertThatThrownBy(() -> CurveSuite.rankCorrelation(0, 10, 1, SuitePace.LATE_SETTLING)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theEarlySettlingPaceKeepsEveryFinalValueAndSettlesWithinATenthOfTraining() {
+        SearchSpace space = SearchSpace.parse(CurveSuite.spaceDefinition());
+        SplittableRandom random = new SplittableRandom(4);
+        for (int i = 0; i < 200; i++) {
+            Parameters p = space.sample(random);
+            CurveSuite.Curve late = CurveSuite.curveOf(p, SuitePace.LATE_SETTLING);
+            CurveSuite.Curve early = CurveSuite.curveOf(p, SuitePace.EARLY_SETTLING);
+            assertThat(early.family()).isEqualTo(late.family());
+            assertThat(early.finalValue()).isEqualTo(late.finalValue());
+            assertThat(early.mean(CurveSuite.EPOCHS)).isCloseTo(late.mean(CurveSuite.EPOCHS), within(1e-12));
+            assertThat(early.mean(0)).isCloseTo(late.mean(0), within(1e-12));
+            assertThat(early.mean(5)).as("progresses faster").isLessThanOrEqualTo(late.mean(5) + 1e-12);
+        }
+        assertThat(CurveSuite.rankCorrelation(5, 2000, 1, SuitePace.EARLY_SETTLING)).isGreaterThan(0.6);
+        assertThat(CurveSuite.rankCorrelation(5, 2000, 1, SuitePace.LATE_SETTLING)).isLessThan(0.3);
+        CurveSuite.Curve fast = CurveSuite.curveOf(params(Math.pow(10, -2.5), 64, 0.7, "constant"), SuitePace.EARLY_SETTLING);
+        CurveSuite.Curve slow = CurveSuite.curveOf(params(Math.pow(10, -1.5), 64, 0.7, "warmup"), SuitePace.EARLY_SETTLING);
+        assertThat(slow.mean(1)).as("curves still cross").isGreaterThan(fast.mean(1));
+        assertThat(slow.mean(CurveSuite.EPOCHS)).isLessThan(fast.mean(CurveSuite.EPOCHS));
+    }
+
+    @Test
+    void paceNamesAreParsedAndUnknownOnesListed() {
+        assertThat(SuitePace.parse(" Early-Settling ")).isEqualTo(SuitePace.EARLY_SETTLING);
+        assertThat(SuitePace.parse("late-settling")).isEqualTo(SuitePace.LATE_SETTLING);
+        assertThatThrownBy(() -> SuitePace.parse("fast")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown suite 'fast'; available: late-settling, early-settling");
     }
 
     @Test
