@@ -38,7 +38,7 @@ public record CurveSetup(String label, String assessor, String advisor, Map<Stri
             "Hyperband", "min_budget",
             "BOHB", "min_budget");
     /** The algorithms whose first-judgement argument also takes {@value #AUTO}: found from the first completed trials. */
-    private static final Set<String> AUTO_CAPABLE = Set.of("SuccessiveHalving", "Percentile", "Medianstop");
+    private static final Set<String> AUTO_CAPABLE = Set.of("SuccessiveHalving", "Percentile", "Medianstop", "Hyperband", "BOHB");
     /** The first judgement found by the algorithm itself. */
     public static final String AUTO = "auto";
 

@@ -32,7 +32,10 @@ import org.tunekit.tuners.hyperband.BracketAdvisor;
  * chosen. A fraction {@code random_fraction} of configurations, and all of them while no budget has
  * enough results, come from the prior. Failed and early-stopped trials rank worst (loss
  * {@code +inf}) and so land in the bad set. Imported results ({@code FD}) count as results at
- * {@code max_budget}.
+ * {@code max_budget}. With {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) the
+ * smallest budget is found from the first full-budget trials' intermediate results, as
+ * {@link BracketAdvisor} describes; those trials come from the prior and their results join the model
+ * at {@code max_budget}.
  */
 final class BohbAdvisor extends BracketAdvisor {
     private static final System.Logger LOG = System.getLogger(BohbAdvisor.class.getName());
@@ -47,24 +50,30 @@ final class BohbAdvisor extends BracketAdvisor {
     private final List<Observation> observations = new ArrayList<>();
     private EncodedSpace encoded;
 
-    /** One result: a configuration, the budget index it ran at, and its loss. */
+    /**
+     * One result: a configuration, how many budget levels below {@code max_budget} it ran at (counted
+     * from the top, so results at {@code max_budget} stay there when {@code min_budget: "auto"} fixes
+     * the schedule after they arrive), and its loss.
+     */
     private static final class Observation {
         final Parameters config;
-        final int budgetIndex;
+        final int belowMax;
         final double loss;
         EncodedSpace unitOf;
         double[] unit;
 
-        Observation(Parameters config, int budgetIndex, double loss) {
+        Observation(Parameters config, int belowMax, double loss) {
             this.config = config;
-            this.budgetIndex = budgetIndex;
+            this.belowMax = belowMax;
             this.loss = loss;
         }
     }
 
     private BohbAdvisor(OptimizeMode mode, long seed, double minBudget, double maxBudget, int eta, Integer minPointsInModel,
-                        double topNPercent, int numSamples, double randomFraction, double bandwidthFactor, double minBandwidth) {
-        super("BOHB", mode, seed, maxBudget, largestBracket(maxBudget / minBudget, eta), eta, ExecMode.PARALLELISM);
+                        double topNPercent, int numSamples, double randomFraction, double bandwidthFactor, double minBandwidth,
+                        int startupTrials) {
+        super("BOHB", mode, seed, maxBudget, startupTrials > 0 ? 0 : largestBracket(maxBudget / minBudget, eta), eta,
+                ExecMode.PARALLELISM, startupTrials);
         this.minPointsInModel = minPointsInModel;
         this.topNPercent = topNPercent;
         this.numSamples = numSamples;
@@ -75,11 +84,12 @@ final class BohbAdvisor extends BracketAdvisor {
 
     /** Reads NNI's class arguments, plus {@code seed}. */
     static BohbAdvisor create(ClassArguments a) {
-        a.requireOnly("optimize_mode", "min_budget", "max_budget", "eta", "min_points_in_model", "top_n_percent",
+        a.requireOnly("optimize_mode", "min_budget", "n_startup_trials", "max_budget", "eta", "min_points_in_model", "top_n_percent",
                 "num_samples", "random_fraction", "bandwidth_factor", "min_bandwidth", "seed");
         OptimizeMode mode = OptimizeMode.from(a, OptimizeMode.MAXIMIZE);
-        double minBudget = a.getDouble("min_budget", 1);
+        int startupTrials = startupTrials(a);
         double maxBudget = a.getDouble("max_budget", 3);
+        double minBudget = startupTrials > 0 ? Math.min(1, maxBudget) : a.getDouble("min_budget", 1);
         if (!(minBudget > 0) || Double.isInfinite(maxBudget) || !(maxBudget >= minBudget)) {
             throw new InvalidClassArgumentException("class arguments 'min_budget' and 'max_budget' must satisfy 0 < min_budget <= max_budget, got "
                     + minBudget + " and " + maxBudget);
@@ -100,7 +110,7 @@ final class BohbAdvisor extends BracketAdvisor {
             LOG.log(System.Logger.Level.INFO, "BOHB: no seed given, using seed " + seed);
         }
         return new BohbAdvisor(mode, seed, minBudget, maxBudget, eta,
-                minPoints.isPresent() ? (int) minPoints.getAsLong() : null, top, samples, random, factor, minBw);
+                minPoints.isPresent() ? (int) minPoints.getAsLong() : null, top, samples, random, factor, minBw, startupTrials);
     }
 
     @Override
@@ -110,7 +120,7 @@ final class BohbAdvisor extends BracketAdvisor {
 
     @Override
     protected void observed(Parameters config, int budgetIndex, double loss) {
-        observations.add(new Observation(config, budgetIndex, loss));
+        observations.add(new Observation(config, maxBracket() - budgetIndex, loss));
     }
 
     @Override
@@ -120,7 +130,7 @@ final class BohbAdvisor extends BracketAdvisor {
             Map<String, Object> values = new LinkedHashMap<>(t.parameters().values());
             values.remove(BUDGET_KEY);
             double loss = mode().toLoss(t.metric().value());
-            observations.add(new Observation(Parameters.of(values), maxBracket(), Double.isNaN(loss) ? Double.POSITIVE_INFINITY : loss));
+            observations.add(new Observation(Parameters.of(values), 0, Double.isNaN(loss) ? Double.POSITIVE_INFINITY : loss));
             added++;
         }
         LOG.log(System.Logger.Level.INFO, "BOHB: " + added + " imported results added at the largest budget");
@@ -163,7 +173,7 @@ final class BohbAdvisor extends BracketAdvisor {
         for (int b = maxBracket(); b >= 0; b--) {
             List<Observation> at = new ArrayList<>();
             for (Observation o : observations) {
-                if (o.budgetIndex == b && unitOf(o) != null) {
+                if (o.belowMax == maxBracket() - b && unitOf(o) != null) {
                     at.add(o);
                 }
             }
@@ -199,7 +209,7 @@ final class BohbAdvisor extends BracketAdvisor {
     @Override
     protected void writeState(List<String> lines) {
         for (Observation o : observations) {
-            lines.add("observation " + o.budgetIndex + " " + Double.toHexString(o.loss) + " " + ValueText.write(o.config.values()));
+            lines.add("observation " + (maxBracket() - o.belowMax) + " " + Double.toHexString(o.loss) + " " + ValueText.write(o.config.values()));
         }
     }
 
@@ -213,7 +223,7 @@ final class BohbAdvisor extends BracketAdvisor {
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> values = (Map<String, Object>) ValueText.read(w[3]);
-            restored.add(new Observation(Parameters.of(values), Integer.parseInt(w[1]), Double.parseDouble(w[2])));
+            restored.add(new Observation(Parameters.of(values), maxBracket() - Integer.parseInt(w[1]), Double.parseDouble(w[2])));
         }
         observations.clear();
         observations.addAll(restored);

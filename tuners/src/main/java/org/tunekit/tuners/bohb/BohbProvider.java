@@ -9,7 +9,8 @@ import org.tunekit.sdk.spi.AdvisorProvider;
  * {@code maximize}), {@code min_budget} (1), {@code max_budget} (3), {@code eta} (3),
  * {@code min_points_in_model} (default: the number of encoded coordinates + 1), {@code top_n_percent} (15),
  * {@code num_samples} (64), {@code random_fraction} (0.33), {@code bandwidth_factor} (3),
- * {@code min_bandwidth} (0.001), and {@code seed}.
+ * {@code min_bandwidth} (0.001), and {@code seed}. Beyond NNI's, {@code min_budget} may be {@code "auto"}:
+ * found from the intermediate results of the first {@code n_startup_trials} (default 10) full-budget trials.
  */
 public final class BohbProvider implements AdvisorProvider {
 

@@ -19,12 +19,15 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.Advisor;
 import org.tunekit.sdk.AdvisorContext;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.MetricReport;
 import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialEnd;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.sdk.stats.RankCorrelation;
 
 /**
  * The Hyperband loop (Li et al. 2018) that {@code Hyperband} and {@code BOHB} share: brackets
@@ -58,6 +61,15 @@ import org.tunekit.sdk.space.SearchSpace;
  * <p>A new search space ({@code SS}) applies to configurations drawn from then on; configurations
  * already in a bracket run to its end with the values they have.
  *
+ * <h2>The smallest budget found from the first results</h2>
+ * With {@code min_budget: "auto"} the schedule is not known at the start: configurations run at the
+ * full budget {@code R} (a bracket {@code s = 0} that keeps drawing) until {@code n_startup_trials} of
+ * them have succeeded. Their intermediate results, one per unit of budget (an epoch), give
+ * {@link RankCorrelation#firstPredictiveStep}: the first step from which values rank trials as their
+ * final values do. {@code s_max} becomes the largest {@code s} whose smallest budget {@code R · eta^-s}
+ * is at least that step (0, no halving, when no step or only one past {@code R / eta} qualifies); the
+ * start-up results count at {@code R}, and the schedule proceeds from bracket {@code s_max}.
+ *
  * <h2>Checkpoints</h2>
  * One text file of lines holds the schedule position, every unfinished bracket with its current rung,
  * and the subclass's lines. Trials that were running when the checkpoint was written are handed out
@@ -68,7 +80,11 @@ public abstract class BracketAdvisor implements Advisor {
     public static final String BUDGET_KEY = "TRIAL_BUDGET";
 
     private static final System.Logger LOG = System.getLogger(BracketAdvisor.class.getName());
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    /** The value of {@code min_budget} that finds the smallest budget from the first results. */
+    public static final String AUTO = "auto";
+    /** How many successful full-budget trials the smallest budget is found from, by default. */
+    public static final int DEFAULT_STARTUP_TRIALS = 10;
 
     /** Whether brackets may run at the same time. */
     public enum ExecMode {
@@ -81,8 +97,13 @@ public abstract class BracketAdvisor implements Advisor {
     private final String checkpointName;
     private final OptimizeMode mode;
     private final double maxBudget;
-    private final int sMax;
+    private int sMax;
     private final int eta;
+    private final int startupTrials;
+    /** True while the smallest budget is being found. */
+    private boolean settling;
+    private final List<double[]> settlingCurves = new ArrayList<>();
+    private final Map<Long, List<Double>> partialCurves = new HashMap<>();
     private final ExecMode execMode;
     private long seed;
 
@@ -109,6 +130,19 @@ public abstract class BracketAdvisor implements Advisor {
      */
     protected BracketAdvisor(String checkpointName, OptimizeMode mode, long seed, double maxBudget, int sMax, int eta,
                              ExecMode execMode) {
+        this(checkpointName, mode, seed, maxBudget, sMax, eta, execMode, 0);
+    }
+
+    /**
+     * As above; with {@code startupTrials > 0} the schedule's {@code s_max} is found from that many
+     * successful full-budget trials first (see the class comment), and {@code sMax} must be 0.
+     */
+    protected BracketAdvisor(String checkpointName, OptimizeMode mode, long seed, double maxBudget, int sMax, int eta,
+                             ExecMode execMode, int startupTrials) {
+        if (startupTrials != 0 && (startupTrials < RankCorrelation.MIN_CURVES || sMax != 0)) {
+            throw new IllegalArgumentException("start-up trials must be 0 or at least " + RankCorrelation.MIN_CURVES
+                    + " with s_max 0, got " + startupTrials + " with s_max " + sMax);
+        }
         if (eta < 2) {
             throw new IllegalArgumentException("eta must be at least 2, got " + eta);
         }
@@ -123,6 +157,34 @@ public abstract class BracketAdvisor implements Advisor {
         this.eta = eta;
         this.execMode = execMode;
         this.nextS = sMax;
+        this.startupTrials = startupTrials;
+        if (startupTrials > 0) {
+            settling = true;
+            Bracket startup = new Bracket(0, 0);
+            startup.startup = true;
+            startup.toSample = Long.MAX_VALUE;
+            brackets.add(startup);
+        }
+    }
+
+    /**
+     * The number of start-up trials {@code min_budget} asks for: 0 for a number, {@code n_startup_trials}
+     * (default {@value #DEFAULT_STARTUP_TRIALS}, at least 3) for {@value #AUTO}.
+     *
+     * @throws InvalidClassArgumentException when {@code n_startup_trials} is given without {@code min_budget: "auto"}
+     */
+    public static int startupTrials(ClassArguments arguments) {
+        boolean auto = AUTO.equals(arguments.get("min_budget"));
+        if (!auto && arguments.has("n_startup_trials")) {
+            throw new InvalidClassArgumentException("class argument 'n_startup_trials' applies only with min_budget \"auto\", got min_budget "
+                    + arguments.get("min_budget"));
+        }
+        return auto ? arguments.getInt("n_startup_trials", DEFAULT_STARTUP_TRIALS, RankCorrelation.MIN_CURVES) : 0;
+    }
+
+    /** True while the smallest budget is still being found ({@code min_budget: "auto"}). */
+    public final boolean settling() {
+        return settling;
     }
 
     /** The largest {@code s} with {@code eta^s <= ratio} (within rounding), at least 0. */
@@ -152,7 +214,7 @@ public abstract class BracketAdvisor implements Advisor {
         return maxBudget / Math.pow(eta, sMax - i);
     }
 
-    /** The largest bracket index. */
+    /** The largest bracket index (0 while {@link #settling()}). */
     public final int maxBracket() {
         return sMax;
     }
@@ -236,7 +298,11 @@ public abstract class BracketAdvisor implements Advisor {
                     context.sendTrialParameters(report.trialJobId(), report.parameterIndex(), context.newParameterId(), null);
             case PERIODICAL -> {
                 if (report.parameterId() != null && running.containsKey(report.parameterId()) && report.metric() != null) {
-                    lastIntermediateLoss.put(report.parameterId(), lossOf(report.metric().value()));
+                    double loss = lossOf(report.metric().value());
+                    lastIntermediateLoss.put(report.parameterId(), loss);
+                    if (settling && running.get(report.parameterId()).bracket.startup) {
+                        partialCurves.computeIfAbsent(report.parameterId(), k -> new ArrayList<>()).add(loss);
+                    }
                 }
             }
             case FINAL -> {
@@ -244,7 +310,7 @@ public abstract class BracketAdvisor implements Advisor {
                     LOG.log(System.Logger.Level.DEBUG, "final metric of parameter id " + report.parameterId() + " ignored: no such running trial");
                     return;
                 }
-                complete(report.parameterId(), lossOf(report.metric().value()));
+                complete(report.parameterId(), lossOf(report.metric().value()), true);
             }
         }
     }
@@ -267,7 +333,7 @@ public abstract class BracketAdvisor implements Advisor {
         }
         Double last = lastIntermediateLoss.get(id);
         double loss = last != null && context.includeIntermediateResults() ? last : Double.POSITIVE_INFINITY;
-        complete(id, loss);
+        complete(id, loss, false);
     }
 
     @Override
@@ -353,23 +419,52 @@ public abstract class BracketAdvisor implements Advisor {
         return z ^ (z >>> 33);
     }
 
-    private void complete(long parameterId, double loss) {
+    private void complete(long parameterId, double loss, boolean succeeded) {
         Running r = running.remove(parameterId);
         lastIntermediateLoss.remove(parameterId);
         jobOfParameterId.remove(parameterId);
+        List<Double> curve = partialCurves.remove(parameterId);
         if (r == null) {
             return;
         }
         r.entry.state = State.DONE;
         r.entry.loss = loss;
-        observed(r.entry.config, r.bracket.budgetIndex(), loss);
+        if (settling && r.bracket.startup) {
+            if (succeeded && curve != null && curve.size() >= 2) {
+                settlingCurves.add(curve.stream().mapToDouble(Double::doubleValue).toArray());
+            }
+            if (settlingCurves.size() >= startupTrials) {
+                settle(r.bracket);
+            }
+        } else {
+            observed(r.entry.config, r.bracket.budgetIndex(), loss);
+        }
         advance(r.bracket);
         dispatch();
     }
 
+    /** Fixes {@code s_max} from the start-up curves; the start-up results count at {@code R} from now on. */
+    private void settle(Bracket startup) {
+        int step = RankCorrelation.firstPredictiveStep(settlingCurves);
+        sMax = step == Integer.MAX_VALUE ? 0 : largestBracket(maxBudget / step, eta);
+        nextS = sMax;
+        settling = false;
+        startup.toSample = 0;
+        LOG.log(System.Logger.Level.INFO, checkpointName + ": the values of " + settlingCurves.size() + " full-budget trials rank them "
+                + (step == Integer.MAX_VALUE ? "at no step" : "from step " + step) + " as their final values do: s_max " + sMax
+                + ", smallest budget " + budget(0));
+        settlingCurves.clear();
+        partialCurves.clear();
+        for (Entry e : startup.entries) {
+            if (e.state == State.DONE) {
+                observed(e.config, sMax, e.loss);
+            }
+        }
+    }
+
     /** Promotes the best of a complete rung, or retires a finished bracket. */
     private void advance(Bracket b) {
-        if (b.toSample > 0 || b.entries.size() < rungSize(b.s, b.rung)
+        if (b.toSample > 0 || !b.startup && b.entries.size() < rungSize(b.s, b.rung)
                 || b.entries.stream().anyMatch(e -> e.state != State.DONE)) {
             return;
         }
@@ -416,6 +511,8 @@ public abstract class BracketAdvisor implements Advisor {
         final int s;
         int rung;
         long toSample;
+        /** The full-budget bracket of {@code min_budget: "auto"} that runs until the schedule is found. */
+        boolean startup;
         final List<Entry> entries = new ArrayList<>();
 
         Bracket(long round, int s) {
@@ -442,8 +539,18 @@ public abstract class BracketAdvisor implements Advisor {
         lines.add(checkpointName + " " + FORMAT);
         lines.add("schedule " + sMax + " " + eta + " " + Double.toHexString(maxBudget));
         lines.add("position " + seed + " " + draws + " " + round + " " + nextS);
+        if (settling) {
+            lines.add("settling " + startupTrials);
+            for (double[] c : settlingCurves) {
+                StringBuilder sb = new StringBuilder("curve");
+                for (double v : c) {
+                    sb.append(' ').append(Double.toHexString(v));
+                }
+                lines.add(sb.toString());
+            }
+        }
         for (Bracket b : brackets) {
-            lines.add("bracket " + b.round + " " + b.s + " " + b.rung + " " + b.toSample);
+            lines.add("bracket " + b.round + " " + b.s + " " + b.rung + " " + b.toSample + (b.startup ? " startup" : ""));
             for (Entry e : b.entries) {
                 // a running trial's result dies with the experiment: it is handed out again on resume
                 boolean done = e.state == State.DONE;
@@ -475,12 +582,15 @@ public abstract class BracketAdvisor implements Advisor {
                 }
             }
         }
-        if (lines.isEmpty() || !lines.get(0).equals(checkpointName + " " + FORMAT)) {
-            throw new IOException(file + ": line 1 must be \"" + checkpointName + " " + FORMAT + "\", got "
+        if (lines.isEmpty() || !lines.get(0).equals(checkpointName + " " + FORMAT) && !lines.get(0).equals(checkpointName + " 1")) {
+            throw new IOException(file + ": line 1 must be \"" + checkpointName + " " + FORMAT + "\" (or format 1), got "
                     + (lines.isEmpty() ? "nothing" : "\"" + lines.get(0) + "\""));
         }
         List<Bracket> restored = new ArrayList<>();
         List<String> rest = new ArrayList<>();
+        List<double[]> curves = new ArrayList<>();
+        boolean restoredSettling = false;
+        int restoredSMax = sMax;
         Bracket current = null;
         long[] position = null;
         for (int i = 1; i < lines.size(); i++) {
@@ -489,7 +599,10 @@ public abstract class BracketAdvisor implements Advisor {
             try {
                 switch (w[0]) {
                     case "schedule" -> {
-                        if (Integer.parseInt(w[1]) != sMax || Integer.parseInt(w[2]) != eta
+                        restoredSMax = Integer.parseInt(w[1]);
+                        // with min_budget "auto" s_max is whatever the start-up trials found
+                        boolean sMaxMatches = startupTrials > 0 ? restoredSMax >= 0 && restoredSMax <= 30 : restoredSMax == sMax;
+                        if (!sMaxMatches || Integer.parseInt(w[2]) != eta
                                 || Double.compare(Double.parseDouble(w[3]), maxBudget) != 0) {
                             throw new IOException(file + " line " + (i + 1) + ": the checkpoint's schedule (s_max " + w[1] + ", eta "
                                     + w[2] + ", max budget " + Double.parseDouble(w[3]) + ") differs from the class arguments' (s_max "
@@ -498,11 +611,26 @@ public abstract class BracketAdvisor implements Advisor {
                     }
                     case "position" -> position = new long[] {Long.parseLong(w[1]), Long.parseLong(w[2]),
                             Long.parseLong(w[3]), Integer.parseInt(w[4])};
+                    case "settling" -> {
+                        if (startupTrials == 0) {
+                            throw new IOException(file + " line " + (i + 1) + ": the checkpoint is still finding the smallest budget, "
+                                    + "but min_budget is not \"auto\"");
+                        }
+                        restoredSettling = true;
+                    }
+                    case "curve" -> {
+                        double[] c = new double[w.length - 1];
+                        for (int k = 1; k < w.length; k++) {
+                            c[k - 1] = Double.parseDouble(w[k]);
+                        }
+                        curves.add(c);
+                    }
                     case "bracket" -> {
                         current = new Bracket(Long.parseLong(w[1]), Integer.parseInt(w[2]));
                         current.rung = Integer.parseInt(w[3]);
                         current.toSample = Long.parseLong(w[4]);
-                        if (current.s < 0 || current.s > sMax || current.rung < 0 || current.rung > current.s) {
+                        current.startup = w.length > 5 && w[5].equals("startup");
+                        if (current.s < 0 || current.s > restoredSMax || current.rung < 0 || current.rung > current.s) {
                             throw new IOException(file + " line " + (i + 1) + ": bracket " + current.s + " rung " + current.rung + " is outside the schedule");
                         }
                         restored.add(current);
@@ -529,7 +657,23 @@ public abstract class BracketAdvisor implements Advisor {
         if (position == null) {
             throw new IOException(file + ": no \"position\" line");
         }
-        readState(rest);
+        if (!restoredSettling && startupTrials > 0 && restored.stream().anyMatch(b -> b.startup && b.toSample > 0)) {
+            throw new IOException(file + ": a start-up bracket is still drawing but there is no \"settling\" line");
+        }
+        int previousSMax = sMax;
+        boolean previousSettling = settling;
+        sMax = restoredSMax;
+        settling = restoredSettling;
+        try {
+            readState(rest);
+        } catch (IOException | RuntimeException e) {
+            sMax = previousSMax;
+            settling = previousSettling;
+            throw e;
+        }
+        settlingCurves.clear();
+        settlingCurves.addAll(curves);
+        partialCurves.clear();
         seed = position[0];
         draws = position[1];
         round = position[2];

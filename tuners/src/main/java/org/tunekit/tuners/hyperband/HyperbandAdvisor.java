@@ -13,26 +13,29 @@ import org.tunekit.sdk.space.SearchSpace;
  * search space's prior. {@code R} is the largest budget, {@code s_max = floor(log_eta(R / min_budget))},
  * and the smallest budget is {@code R · eta^-s_max}. {@code min_budget} (beyond NNI's arguments,
  * default 1, which gives NNI's {@code s_max = floor(log_eta R)}) keeps the first rung past a phase in
- * which results say little about the final ranking, such as a learning-rate warm-up.
+ * which results say little about the final ranking, such as a learning-rate warm-up. With
+ * {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) it is found from the first
+ * full-budget trials' intermediate results, as {@link BracketAdvisor} describes.
  */
 final class HyperbandAdvisor extends BracketAdvisor {
     private static final System.Logger LOG = System.getLogger(HyperbandAdvisor.class.getName());
 
-    private HyperbandAdvisor(OptimizeMode mode, long seed, double r, double minBudget, int eta, ExecMode execMode) {
-        super("Hyperband", mode, seed, r, largestBracket(r / minBudget, eta), eta, execMode);
+    private HyperbandAdvisor(OptimizeMode mode, long seed, double r, double minBudget, int eta, ExecMode execMode, int startupTrials) {
+        super("Hyperband", mode, seed, r, startupTrials > 0 ? 0 : largestBracket(r / minBudget, eta), eta, execMode, startupTrials);
     }
 
     /**
      * Reads NNI's class arguments: {@code R}, {@code eta}, {@code optimize_mode}, {@code exec_mode},
-     * plus {@code min_budget} and {@code seed}.
+     * plus {@code min_budget} (a number, or {@value BracketAdvisor#AUTO} with {@code n_startup_trials}) and {@code seed}.
      */
     static HyperbandAdvisor create(ClassArguments arguments) {
-        arguments.requireOnly("R", "eta", "optimize_mode", "exec_mode", "min_budget", "seed");
+        arguments.requireOnly("R", "eta", "optimize_mode", "exec_mode", "min_budget", "n_startup_trials", "seed");
         double r = arguments.getDouble("R", 60);
         if (!(r >= 1) || Double.isInfinite(r)) {
             throw new InvalidClassArgumentException("class argument 'R' (the largest budget) must be a number >= 1, got " + r);
         }
-        double minBudget = arguments.getDouble("min_budget", 1);
+        int startupTrials = startupTrials(arguments);
+        double minBudget = startupTrials > 0 ? r : arguments.getDouble("min_budget", 1);
         if (!(minBudget > 0) || !(minBudget <= r)) {
             throw new InvalidClassArgumentException("class argument 'min_budget' must satisfy 0 < min_budget <= R (" + r + "), got "
                     + minBudget);
@@ -46,7 +49,7 @@ final class HyperbandAdvisor extends BracketAdvisor {
         if (given.isEmpty()) {
             LOG.log(System.Logger.Level.INFO, "Hyperband: no seed given, using seed " + seed);
         }
-        return new HyperbandAdvisor(mode, seed, r, minBudget, eta, exec);
+        return new HyperbandAdvisor(mode, seed, r, minBudget, eta, exec, startupTrials);
     }
 
     @Override

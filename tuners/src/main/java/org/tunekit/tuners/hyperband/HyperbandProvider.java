@@ -8,7 +8,9 @@ import org.tunekit.sdk.spi.AdvisorProvider;
  * Provides the {@code Hyperband} advisor. Class arguments (NNI's): {@code R} (the largest budget,
  * default 60), {@code eta} (default 3), {@code optimize_mode} (default {@code maximize}),
  * {@code exec_mode} ({@code parallelism}, the default, or {@code serial}); beyond NNI's,
- * {@code min_budget} (the smallest budget a bracket may start at, default 1) and {@code seed}.
+ * {@code min_budget} (the smallest budget a bracket may start at, default 1, or {@code "auto"}: found from
+ * the intermediate results of the first {@code n_startup_trials}, default 10, full-budget trials) and
+ * {@code seed}.
  */
 public final class HyperbandProvider implements AdvisorProvider {
 

@@ -129,6 +129,36 @@ class BohbAdvisorTest {
     }
 
     @Test
+    void withMinBudgetAutoTheStartUpResultsAndImportsFormTheModelAtMaxBudget(@TempDir Path dir) throws Exception {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        Map<String, Object> args = Map.of("min_budget", "auto", "n_startup_trials", 6, "max_budget", 27, "seed", 2);
+        BohbAdvisor a = advisor(args, SPACE, ctx);
+        a.importData(List.of(new ImportedTrial(Parameters.of(Map.of("x", 0.2, "y", 0.7)), Metric.of(0))));
+        a.requestTrialJobs(2);
+        while (a.settling()) {
+            Sent t = ctx.running().get(0);
+            assertThat(t.budget()).isEqualTo(27.0);
+            double[] curve = new double[27];
+            for (int i = 0; i < curve.length; i++) {
+                // ranked as at the end from step 3 on
+                curve[i] = i < 2 ? distance(t) : objective(t);
+            }
+            ctx.finishWithCurve(a, t, curve);
+            a.requestTrialJobs(1);
+        }
+        assertThat(a.maxBracket()).as("27 / 3 = 9: two halvings").isEqualTo(2);
+        assertThat(a.model()).as("6 start-up results + 1 import >= d + 1 + 2").isNotNull()
+                .extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(2);
+        a.saveCheckpoint(dir);
+        BohbAdvisor b = BohbAdvisor.create(ClassArguments.of(args));
+        b.loadCheckpoint(dir);
+        b.open(new FakeAdvisorContext());
+        b.updateSearchSpace(SPACE);
+        assertThat(b.maxBracket()).isEqualTo(2);
+        assertThat(b.model()).isNotNull().extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(2);
+    }
+
+    @Test
     void theSameSeedGivesTheSameTrials() {
         assertThat(run(4)).isEqualTo(run(4)).isNotEqualTo(run(5));
     }

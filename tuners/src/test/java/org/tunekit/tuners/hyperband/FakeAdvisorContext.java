@@ -71,6 +71,15 @@ public final class FakeAdvisorContext implements AdvisorContext {
         advisor.trialEnd(new TrialEnd(jobOf(trial.parameterId()), "SUCCEEDED", trial.parameterId()));
     }
 
+    /** Reports a trial's intermediate values, one per step, then its last one as its FINAL metric and a SUCCEEDED end. */
+    public void finishWithCurve(Advisor advisor, Sent trial, double[] curve) {
+        for (int i = 0; i < curve.length; i++) {
+            advisor.reportMetric(new MetricReport(trial.parameterId(), jobOf(trial.parameterId()), MetricReport.Type.PERIODICAL, i,
+                    Metric.of(curve[i]), 0));
+        }
+        finish(advisor, trial, curve[curve.length - 1]);
+    }
+
     /** Ends a running trial with {@code event} and no final metric. */
     public void fail(Advisor advisor, Sent trial, String event) {
         running.remove(trial);

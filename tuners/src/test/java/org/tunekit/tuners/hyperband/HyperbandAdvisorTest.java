@@ -290,6 +290,123 @@ class HyperbandAdvisorTest {
         assertThat(ctx.sent().get(0).parameters().get(BracketAdvisor.BUDGET_KEY)).isEqualTo(10.0 / 9);
     }
 
+    /**
+     * A learning curve (maximised) for a configuration: before step {@code settle} its values rank the
+     * configurations in reverse, from then on as their final values, {@code x}, do.
+     */
+    static double[] curve(Sent trial, int steps, int settle) {
+        double x = trial.parameters().getDouble("x");
+        double[] c = new double[steps];
+        for (int t = 1; t <= steps; t++) {
+            c[t - 1] = t < settle ? 0.5 - 0.5 * x : x;
+        }
+        return c;
+    }
+
+    /** Runs start-up trials of {@code a} with {@link #curve} until the schedule is found; returns the start-up trials sent. */
+    private static List<Sent> settle(BracketAdvisor a, FakeAdvisorContext ctx, int steps, int settle) {
+        a.requestTrialJobs(2);
+        int guard = 0;
+        while (a.settling()) {
+            assertThat(guard++).as("trials before the schedule is found").isLessThan(100);
+            Sent t = ctx.running().get(0);
+            assertThat(t.budget()).as("start-up trials run the full budget").isEqualTo(steps);
+            ctx.finishWithCurve(a, t, curve(t, steps, settle));
+            a.requestTrialJobs(1);
+        }
+        return List.copyOf(ctx.sent());
+    }
+
+    @Test
+    void minBudgetAutoStartsTheScheduleWhereTheFirstCurvesSettle() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        HyperbandAdvisor a = advisor(Map.of("R", 27, "eta", 3, "seed", 4, "min_budget", "auto", "n_startup_trials", 5), ctx);
+        assertThat(a.settling()).isTrue();
+        assertThat(a.maxBracket()).isZero();
+        List<Sent> startup = settle(a, ctx, 27, 9);
+        assertThat(startup).as("5 finished, and the slot freed by the fifth refilled").hasSize(7);
+        assertThat(a.maxBracket()).as("ranked from step 9: 27 / 9 = 3, one halving").isEqualTo(1);
+        assertThat(List.of(a.budget(0), a.budget(1))).containsExactly(9.0, 27.0);
+        ctx.finishAll(a, HyperbandAdvisorTest::x);
+        a.requestTrialJobs(1);
+        Sent next = ctx.sent().get(ctx.sent().size() - 1);
+        assertThat(next.budget()).as("the schedule starts at bracket s_max").isEqualTo(9.0);
+
+        FakeAdvisorContext early = new FakeAdvisorContext();
+        HyperbandAdvisor b = advisor(Map.of("R", 27, "eta", 3, "seed", 4, "min_budget", "auto", "n_startup_trials", 5), early);
+        settle(b, early, 27, 1);
+        assertThat(b.maxBracket()).as("ranked from the first step: NNI's schedule").isEqualTo(3);
+
+        FakeAdvisorContext late = new FakeAdvisorContext();
+        HyperbandAdvisor c = advisor(Map.of("R", 27, "eta", 3, "seed", 4, "min_budget", "auto", "n_startup_trials", 5), late);
+        settle(c, late, 27, 20);
+        assertThat(c.maxBracket()).as("ranked only past R / eta: no halving").isZero();
+        c.requestTrialJobs(1);
+        assertThat(late.sent().get(late.sent().size() - 1).budget()).isEqualTo(27.0);
+    }
+
+    @Test
+    void failedStartUpTrialsDoNotCountAndMoreAreDrawn() {
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        HyperbandAdvisor a = advisor(Map.of("R", 27, "eta", 3, "seed", 4, "min_budget", "auto", "n_startup_trials", 3), ctx);
+        a.requestTrialJobs(3);
+        for (Sent t : List.copyOf(ctx.running())) {
+            ctx.fail(a, t, "FAILED");
+            a.requestTrialJobs(1);
+        }
+        assertThat(a.settling()).isTrue();
+        assertThat(ctx.running()).hasSize(3).allMatch(t -> t.budget() == 27.0);
+        settle(a, ctx, 27, 9);
+        assertThat(a.maxBracket()).isEqualTo(1);
+    }
+
+    @Test
+    void aCheckpointTakenWhileSettlingResumesWithTheCurvesSoFar(@TempDir Path dir) throws Exception {
+        Map<String, Object> args = Map.of("R", 27, "eta", 3, "seed", 6, "min_budget", "auto", "n_startup_trials", 4);
+        FakeAdvisorContext ctx = new FakeAdvisorContext();
+        HyperbandAdvisor a = advisor(args, ctx);
+        a.requestTrialJobs(3);
+        for (Sent t : List.copyOf(ctx.running()).subList(0, 2)) {
+            ctx.finishWithCurve(a, t, curve(t, 27, 9));
+        }
+        a.saveCheckpoint(dir);
+
+        FakeAdvisorContext ctx2 = new FakeAdvisorContext();
+        HyperbandAdvisor b = HyperbandAdvisor.create(ClassArguments.of(args));
+        b.loadCheckpoint(dir);
+        b.open(ctx2);
+        b.updateSearchSpace(SPACE);
+        assertThat(b.settling()).isTrue();
+        b.requestTrialJobs(2);
+        assertThat(ctx2.sent()).as("the running trial again, then a new one").hasSize(2).allMatch(t -> t.budget() == 27.0);
+        assertThat(ctx2.sent().get(0).config()).isEqualTo(ctx.sent().get(2).config());
+        for (Sent t : List.copyOf(ctx2.running())) {
+            ctx2.finishWithCurve(b, t, curve(t, 27, 9));
+        }
+        assertThat(b.settling()).as("2 curves before the checkpoint + 2 after").isFalse();
+        assertThat(b.maxBracket()).isEqualTo(1);
+
+        b.saveCheckpoint(dir);
+        HyperbandAdvisor c = HyperbandAdvisor.create(ClassArguments.of(args));
+        c.loadCheckpoint(dir);
+        assertThat(c.settling()).isFalse();
+        assertThat(c.maxBracket()).as("the found schedule is kept").isEqualTo(1);
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "eta", 3, "seed", 6))).loadCheckpoint(dir))
+                .hasMessageContaining("s_max 1");
+    }
+
+    @Test
+    void minBudgetAutoArgumentsAreChecked() {
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "n_startup_trials", 5))))
+                .isInstanceOf(InvalidClassArgumentException.class)
+                .hasMessage("class argument 'n_startup_trials' applies only with min_budget \"auto\", got min_budget null");
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "min_budget", "auto", "n_startup_trials", 2))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'n_startup_trials'");
+        assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "min_budget", "soon"))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("'min_budget'");
+        assertThat(HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "min_budget", "auto"))).settling()).isTrue();
+    }
+
     @Test
     void registeredUnderNnisNameWithCheckedArguments() {
         List<AdvisorProvider> providers = new ArrayList<>();
