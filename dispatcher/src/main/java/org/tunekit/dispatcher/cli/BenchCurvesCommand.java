@@ -49,7 +49,7 @@ final class BenchCurvesCommand implements Callable<Integer> {
     String tuner = "Random";
 
     @Option(names = "--seeds", paramLabel = "SEEDS", description = "Seeds: A..B (inclusive) or a comma list (default: ${DEFAULT-VALUE}).")
-    String seeds = "0..99";
+    String seeds = "0..199";
 
     @Option(names = "--trials", description = "Trials per run of a tuner configuration (default: ${DEFAULT-VALUE}).")
     int trials = 100;

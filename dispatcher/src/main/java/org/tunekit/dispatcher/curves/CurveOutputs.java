@@ -1,10 +1,13 @@
 package org.tunekit.dispatcher.curves;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import org.tunekit.dispatcher.bench.CsvWriters;
 import org.tunekit.dispatcher.bench.Numbers;
 import org.tunekit.dispatcher.bench.Quantiles;
@@ -96,8 +99,43 @@ final class CurveOutputs {
                         .mapToDouble(r -> 100.0 * r.epochsToReach(target) / baselineEpochs.get(r.seed())).toArray())));
     }
 
+    /** Resamples of the seeds behind the interval of a median-regret ratio. */
+    static final int BOOTSTRAP_RESAMPLES = 2000;
+
+    /**
+     * How far the ratio of a configuration's median regret to the baseline's moves with the seeds: its
+     * 5th and 95th percentiles over {@value #BOOTSTRAP_RESAMPLES} resamples, with replacement, of the seeds
+     * on which both have a regret (a resampled seed brings both of its runs), from a fixed generator; empty
+     * when fewer than 2 seeds are shared.
+     */
+    static Optional<double[]> regretRatioInterval(CurveSetup setup, List<CurveRun> runs) {
+        Map<Long, Double> base = new HashMap<>();
+        runs.stream().filter(r -> r.setup().label().equals(CurveSetup.BASELINE) && r.succeeded() && !Double.isNaN(r.regret()))
+                .forEach(r -> base.put(r.seed(), r.regret()));
+        List<double[]> pairs = runs.stream().filter(r -> r.setup().equals(setup) && r.succeeded() && !Double.isNaN(r.regret())
+                && base.containsKey(r.seed())).map(r -> new double[] {r.regret(), base.get(r.seed())}).toList();
+        int n = pairs.size();
+        if (n < 2) {
+            return Optional.empty();
+        }
+        SplittableRandom random = new SplittableRandom(1);
+        double[] ratios = new double[BOOTSTRAP_RESAMPLES];
+        double[] mine = new double[n];
+        double[] theirs = new double[n];
+        for (int b = 0; b < ratios.length; b++) {
+            for (int i = 0; i < n; i++) {
+                double[] pair = pairs.get(random.nextInt(n));
+                mine[i] = pair[0];
+                theirs[i] = pair[1];
+            }
+            ratios[b] = Quantiles.of(mine).median() / Quantiles.of(theirs).median();
+        }
+        Arrays.sort(ratios);
+        return Optional.of(new double[] {ratios[(int) Math.floor(0.05 * (ratios.length - 1))], ratios[(int) Math.ceil(0.95 * (ratios.length - 1))]});
+    }
+
     static Map<Long, Long> baselineEpochs(List<CurveRun> runs) {
-        Map<Long, Long> m = new java.util.HashMap<>();
+        Map<Long, Long> m = new HashMap<>();
         runs.stream().filter(r -> r.setup().label().equals(CurveSetup.BASELINE) && r.succeeded()).forEach(r -> m.put(r.seed(), r.epochs()));
         return m;
     }
@@ -113,10 +151,12 @@ final class CurveOutputs {
                         + "minus the best final value of the space (%s). Epochs %%: each run's epochs over the baseline's with the same seed. "
                         + "Epochs to reach: the epochs a run had spent when the trial it would have chosen at that point first had at most "
                         + "the baseline's median regret (never: not within the run). "
-                        + "Cells are median [Q1, Q3] over seeds. Suite: %s (%s).%s%s%n%n",
+                        + "Cells are median [Q1, Q3] over seeds; the regret ratio's interval is its 5th to 95th percentile over "
+                        + "%d paired bootstrap resamples of the seeds: a target met at one end of it and missed at the other is within "
+                        + "the seeds' noise. Suite: %s (%s).%s%s%n%n",
                 Numbers.seeds(config.seeds()), config.concurrency(), config.tuner(), config.trials(), CurveSuite.EPOCHS,
                 config.advisorEpochs(), pct(100 * config.advisorBudget()), config.trials() * CurveSuite.EPOCHS, CurveSuite.OPTIMUM,
-                config.pace().label(), config.pace() == SuitePace.LATE_SETTLING ? "slow starters overtake up to 30 epochs in"
+                BOOTSTRAP_RESAMPLES, config.pace().label(), config.pace() == SuitePace.LATE_SETTLING ? "slow starters overtake up to 30 epochs in"
                         : "every time constant of the late-settling suite x " + config.pace().timeScale(),
                 config.perfectRungs() ? " **Perfect rungs (an analysis, not a real run): an advisor's trial that stops at a budget "
                         + "below the full one reports its true final value as its result, so every rung is ranked as with full knowledge.**"
@@ -124,8 +164,8 @@ final class CurveOutputs {
                 config.includeIntermediateResults() ? " A stopped trial reaches the tuner with its last intermediate value as its result "
                         + "(NNI_INCLUDE_INTERMEDIATE_RESULTS=true)." : ""));
         double reach = baseline.map(b -> b.regret() == null ? Double.NaN : b.regret().median()).orElse(Double.NaN);
-        sb.append("| configuration | epochs spent | % of no early stopping | regret | median regret vs none | trials completed | trials killed "
-                + "| epochs to reach none's median regret, % | target | met |\n");
+        sb.append("| configuration | epochs spent | % of no early stopping | regret | median regret vs none [5%, 95%] | trials completed "
+                + "| trials killed | epochs to reach none's median regret, % | target | met |\n");
         sb.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (CurveSetup s : setups) {
             Optional<Stats> st = stats(s, runs, base, reach);
@@ -136,6 +176,10 @@ final class CurveOutputs {
             Stats x = st.get();
             String ratio = baseline.isPresent() && baseline.get().regret() != null && x.regret() != null
                     ? signedPct(100 * (x.regret().median() / baseline.get().regret().median() - 1)) : "n/a";
+            if (!ratio.equals("n/a") && !s.label().equals(CurveSetup.BASELINE)) {
+                ratio += regretRatioInterval(s, runs).map(iv -> " [" + signedPct(100 * (iv[0] - 1)) + ", " + signedPct(100 * (iv[1] - 1)) + "]")
+                        .orElse("");
+            }
             double[] target = s.algorithm() == null ? null : TARGETS.get(s.algorithm().toLowerCase(Locale.ROOT));
             String targetText = target == null ? "—" : "≤ " + pct(target[0]) + " epochs, regret " + (target[1] > 1 ? "≤ +" + pct(100 * (target[1] - 1)) : "≤ none's");
             String met = target == null ? "—" : verdict(x, baseline, target);

@@ -75,6 +75,8 @@ class CurveBenchmarkTest {
         assertThat(CurveSetup.preset("SuccessiveHalving@10").arguments()).containsEntry("min_resource", 10);
         assertThat(CurveSetup.preset("none").algorithm()).isNull();
         assertThat(CurveSetup.preset("Percentile@auto").arguments()).containsEntry("n_warmup_steps", "auto");
+        assertThat(CurveSetup.preset("BOHB@auto").arguments()).containsEntry("min_budget", "auto").containsEntry("max_budget", 50);
+        assertThat(CurveSetup.preset("Hyperband@auto").arguments()).containsEntry("min_budget", "auto");
         assertThat(CurveSetup.preset("SuccessiveHalving@auto").arguments()).isEqualTo(CurveSetup.preset("SuccessiveHalving").arguments());
         assertThat(CurveSetup.preset("BOHB@1").arguments()).as("BOHB's own setting").isEqualTo(CurveSetup.preset("BOHB").arguments());
         assertThat(CurveSetup.preset("Medianstop").judgingFrom("auto")).hasValueSatisfying(
@@ -113,5 +115,45 @@ class CurveBenchmarkTest {
         assertThat(run.regret()).isZero();
         assertThat(run.completed()).isEqualTo(3);
         assertThat(run.killed()).isEqualTo(1);
+    }
+
+    /** A run that chose one full-length trial with these parameters. */
+    private static CurveRun runChoosing(CurveSetup setup, long seed, org.tunekit.sdk.Parameters p) {
+        int e = CurveSuite.EPOCHS;
+        return new CurveRun(setup, seed, new CurveManager.RunTrace(
+                List.of(new CurveManager.TrialRecord(0, "T0000", 0, p, e, e, "SUCCEEDED", 0.5, e)), e, false), null);
+    }
+
+    @Test
+    void theRegretRatioIntervalResamplesSeedsInPairs() {
+        org.tunekit.sdk.Parameters good = org.tunekit.sdk.Parameters.of(Map.of("lr", Math.pow(10, -1.5), "batch_size", 64, "width", 0.5,
+                "schedule", "warmup"));
+        org.tunekit.sdk.Parameters poor = org.tunekit.sdk.Parameters.of(Map.of("lr", Math.pow(10, -1.5), "batch_size", 64, "width", 0.3,
+                "schedule", "warmup"));
+        double rGood = CurveSuite.regret(good);
+        double rPoor = CurveSuite.regret(poor);
+        CurveSetup none = CurveSetup.preset("none");
+        CurveSetup other = CurveSetup.preset("Medianstop");
+        List<CurveRun> runs = new java.util.ArrayList<>();
+        for (long seed = 0; seed < 20; seed++) {
+            runs.add(runChoosing(none, seed, poor));
+            runs.add(runChoosing(other, seed, good));
+        }
+        assertThat(CurveOutputs.regretRatioInterval(other, runs)).hasValueSatisfying(iv -> {
+            assertThat(iv[0]).isCloseTo(rGood / rPoor, org.assertj.core.api.Assertions.within(1e-12));
+            assertThat(iv[1]).isCloseTo(rGood / rPoor, org.assertj.core.api.Assertions.within(1e-12));
+        });
+
+        List<CurveRun> mixed = new java.util.ArrayList<>();
+        for (long seed = 0; seed < 40; seed++) {
+            mixed.add(runChoosing(none, seed, seed % 2 == 0 ? good : poor));
+            mixed.add(runChoosing(other, seed, seed % 2 == 0 ? poor : good));
+        }
+        double[] iv = CurveOutputs.regretRatioInterval(other, mixed).orElseThrow();
+        assertThat(iv[0]).as("the seeds' noise shows").isLessThan(1).isGreaterThanOrEqualTo(rGood / rPoor);
+        assertThat(iv[1]).isGreaterThan(1).isLessThanOrEqualTo(rPoor / rGood);
+        assertThat(CurveOutputs.regretRatioInterval(other, mixed).orElseThrow()).as("seeded").containsExactly(iv);
+        assertThat(CurveOutputs.regretRatioInterval(other, List.of(runChoosing(none, 0, poor), runChoosing(other, 0, good))))
+                .as("one shared seed").isEmpty();
     }
 }
