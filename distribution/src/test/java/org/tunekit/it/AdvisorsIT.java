@@ -190,6 +190,39 @@ class AdvisorsIT {
         return p;
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"Hyperband", "BOHB"})
+    void minBudgetAutoFindsTheScheduleFromTheFirstFullBudgetCurves(String advisor) throws Exception {
+        Map<String, Object> classArgs = advisor.equals("Hyperband")
+                ? Map.of("R", 9, "eta", 3, "seed", 1, "min_budget", "auto", "n_startup_trials", 3)
+                : Map.of("min_budget", "auto", "n_startup_trials", 3, "max_budget", 9, "eta", 3, "seed", 1);
+        String config = ExperimentConfig.encode(Map.of("advisor", Map.of("name", advisor, "classArgs", classArgs)));
+        try (TunekitProcess p = TunekitProcess.dispatch(config, Map.of())) {
+            p.send(new Command(CommandType.INITIALIZE, SPACE));
+            assertThat(p.next(LIMIT).type()).as(p.stderr()).isEqualTo(CommandType.INITIALIZED);
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "3"));
+            List<Trial> startup = trials(p, 3);
+            assertThat(startup).extracting(Trial::budget).as("start-up trials run the full budget").containsOnly(9L);
+            for (Trial t : startup) {
+                // values rank the trials in reverse for two steps, then as their final values do
+                for (int step = 1; step <= 9; step++) {
+                    sendMetric(p, t, "PERIODICAL", step - 1, step < 3 ? 1 - t.x() : t.x());
+                }
+                sendMetric(p, t, "FINAL", 0, t.x());
+                end(p, t, "SUCCEEDED");
+            }
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "3"));
+            List<Trial> next = trials(p, 3);
+            assertThat(next).extracting(Trial::budget).as("settled at step 3: s_max 1, the bracket starts at 9 / 3").containsOnly(3L);
+            assertThat(next).extracting(Trial::id).containsExactly(3L, 4L, 5L);
+        }
+    }
+
+    private static void sendMetric(TunekitProcess p, Trial t, String type, int sequence, double value) throws Exception {
+        p.send(new Command(CommandType.REPORT_METRIC_DATA, "{\"parameter_id\": " + t.id() + ", \"trial_job_id\": \"J" + t.id()
+                + "\", \"type\": \"" + type + "\", \"sequence\": " + sequence + ", \"value\": \"" + value + "\"}"));
+    }
+
     private static void finishEachAndAskAgain(TunekitProcess p, List<Trial> trials, java.util.function.ToDoubleFunction<Trial> metric)
             throws Exception {
         for (Trial t : trials) {
