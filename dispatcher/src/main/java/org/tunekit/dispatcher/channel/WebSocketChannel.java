@@ -36,7 +36,9 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * {@code {"type": "_bye_", ...}} ends the stream, as does a Close from the server (NNI closes with code
  * 4000 after {@code TE}). When the connection drops without a Close (status 1006), the channel reconnects after
  * 0, 1, 2, 3 and 4 seconds (at most five attempts); replies not yet sent are kept and sent on the new
- * connection, in order. When every attempt fails the manager is taken to be gone: {@link #receive}
+ * connection, in order. The protocol has no acknowledgements: a reply the socket accepted in the instant
+ * before the drop became known (before the peer's reset reached this host) goes down with the old
+ * connection. When every attempt fails the manager is taken to be gone: {@link #receive}
  * reports end of stream and later replies are discarded with a warning. {@link #close} sends
  * {@code {"type": "_bye_"}} and a normal Close.
  *
@@ -226,6 +228,11 @@ public final class WebSocketChannel implements CommandChannel {
         synchronized (connectionLock) {
             return current;
         }
+    }
+
+    /** Whether the client has heard the current connection end (a Close, a drop or an error) and not yet replaced it. */
+    boolean connectionEnded() {
+        return connection().closedByServer.isDone();
     }
 
     @Override

@@ -220,6 +220,12 @@ class WebSocketChannelTest {
         WebSocketChannel ch = connect(s);
         s.dropConnection();
         assertThat(s.next(WAIT)).isEqualTo(new Received.Disconnected(-1));
+        // the server's side closes first; a send before the client hears of it would go out on the dead socket
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!ch.connectionEnded() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(ch.connectionEnded()).as("the client heard the drop").isTrue();
         // nobody is receiving: the failed send itself reconnects
         CompletableFuture<Void> sent = CompletableFuture.runAsync(() -> {
             try {
