@@ -20,6 +20,8 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.AdvisorProvider;
+import org.tunekit.sdk.testkit.AdvisorRun;
+import org.tunekit.sdk.testkit.AdvisorTestKit;
 import org.tunekit.sdk.testkit.ContractSpaces;
 import org.tunekit.tuners.hyperband.BracketAdvisor;
 import org.tunekit.tuners.hyperband.FakeAdvisorContext;
@@ -156,6 +158,24 @@ class BohbAdvisorTest {
         b.updateSearchSpace(SPACE);
         assertThat(b.maxBracket()).isEqualTo(2);
         assertThat(b.model()).isNotNull().extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(2);
+    }
+
+    @Test
+    void throughTheSdkTestKitMinBudgetAutoStartsItsBracketsWhereTheCurvesSettle() {
+        AdvisorRun run = AdvisorTestKit.forProvider(new BohbProvider())
+                .withArguments(Map.of("min_budget", "auto", "max_budget", 27, "eta", 3, "seed", 5)).withSpace(SPACE)
+                .run(60, p -> {
+                    // ranked in reverse for two epochs, as at the end from the third on
+                    double[] curve = new double[(int) p.getLong(BracketAdvisor.BUDGET_KEY)];
+                    double x = p.getDouble("x");
+                    for (int i = 0; i < curve.length; i++) {
+                        curve[i] = i < 2 ? x : -x;
+                    }
+                    return curve;
+                });
+        List<Object> budgets = run.trials().stream().map(t -> t.parameters().get(BracketAdvisor.BUDGET_KEY)).toList();
+        assertThat(budgets.subList(0, 10)).as("the start-up trials run the full budget").containsOnly(27L);
+        assertThat(budgets).as("then brackets from 27 / 3^2").contains(3L, 9L).doesNotContain(1L);
     }
 
     @Test

@@ -19,6 +19,8 @@ import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.MetricReport;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.AdvisorProvider;
+import org.tunekit.sdk.testkit.AdvisorRun;
+import org.tunekit.sdk.testkit.AdvisorTestKit;
 import org.tunekit.sdk.testkit.ContractSpaces;
 import org.tunekit.tuners.hyperband.FakeAdvisorContext.Sent;
 
@@ -393,6 +395,28 @@ class HyperbandAdvisorTest {
         assertThat(c.maxBracket()).as("the found schedule is kept").isEqualTo(1);
         assertThatThrownBy(() -> HyperbandAdvisor.create(ClassArguments.of(Map.of("R", 27, "eta", 3, "seed", 6))).loadCheckpoint(dir))
                 .hasMessageContaining("s_max 1");
+    }
+
+    @Test
+    void throughTheSdkTestKitEveryTrialRunsItsBudgetAndRungsPromoteTheBest() {
+        AdvisorRun run = AdvisorTestKit.forProvider(new HyperbandProvider()).withArguments(Map.of("R", 9, "eta", 3, "seed", 2))
+                .withSpace(SPACE).withSlots(3).run(60, p -> {
+                    double[] curve = new double[(int) p.getLong(BracketAdvisor.BUDGET_KEY)];
+                    java.util.Arrays.fill(curve, p.getDouble("x"));
+                    return curve;
+                });
+        assertThat(run.trials()).hasSize(60).allSatisfy(t -> assertThat(t.extraKeys()).containsExactly(BracketAdvisor.BUDGET_KEY));
+        assertThat(run.withValue(BracketAdvisor.BUDGET_KEY, 1L)).as("round 1 starts 9 at budget 1").hasSizeGreaterThanOrEqualTo(9);
+        List<Map<String, Object>> promoted = run.withValue(BracketAdvisor.BUDGET_KEY, 9L).stream().map(t -> configOf(t.parameters())).toList();
+        List<Map<String, Object>> startedAt1 = run.withValue(BracketAdvisor.BUDGET_KEY, 1L).stream().map(t -> configOf(t.parameters())).toList();
+        assertThat(promoted).as("a configuration that started at budget 1 came through two rungs").anyMatch(startedAt1::contains);
+        assertThat(run.trials()).noneMatch(AdvisorRun.Trial::killed);
+    }
+
+    private static Map<String, Object> configOf(org.tunekit.sdk.Parameters p) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>(p.values());
+        m.remove(BracketAdvisor.BUDGET_KEY);
+        return m;
     }
 
     @Test
