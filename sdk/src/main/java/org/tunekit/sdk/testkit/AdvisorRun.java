@@ -24,7 +24,7 @@ public record AdvisorRun(List<Trial> trials, boolean noMoreTrials) {
      * @param trialJobId  the job id the manager gave it ({@code trial<parameter id>})
      * @param parameters  its parameters as sent
      * @param extraKeys   the keys of {@code parameters} that the search space does not name (a budget, for example)
-     * @param reported    the values it reported before it ended (the last one as {@code FINAL} when it succeeded)
+     * @param reported    the intermediate values it reported before it ended (a trial that succeeded also reported the last as {@code FINAL})
      * @param end         {@code SUCCEEDED}, or {@code USER_CANCELED} when the advisor killed it
      */
     public record Trial(long parameterId, String trialJobId, Parameters parameters, List<String> extraKeys, double[] reported,

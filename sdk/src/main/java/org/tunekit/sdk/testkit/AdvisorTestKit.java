@@ -25,9 +25,9 @@ import org.tunekit.sdk.spi.AdvisorProvider;
 /**
  * Drives an advisor the way a manager with a few trial slots does, with trials whose learning curves a
  * function of their parameters gives, and returns what the advisor did. The manager asks for one trial
- * per free slot ({@code GE}); the running trials report one value each per round, in the order they
- * started: {@code PERIODICAL} for every value but the last, then the last as {@code FINAL} and a
- * {@code SUCCEEDED} end. A trial the advisor kills ({@code KI}) ends {@code USER_CANCELED} before its
+ * per free slot ({@code GE}); the running trials report one value each per round as {@code PERIODICAL},
+ * in the order they started, and after their last value that value again as {@code FINAL} and a
+ * {@code SUCCEEDED} end, as a trial that reports every epoch and then its result does. A trial the advisor kills ({@code KI}) ends {@code USER_CANCELED} before its
  * next value. Every end frees a slot, and the manager asks again until the run has started its trials.
  *
  * <pre>{@code
@@ -198,13 +198,17 @@ public final class AdvisorTestKit {
                 return;
             }
             double value = r.curve[r.reported];
-            boolean last = r.reported == r.curve.length - 1;
+            MetricReport report = new MetricReport(r.trial.parameterId(), r.trial.trialJobId(), MetricReport.Type.PERIODICAL, r.reported,
+                    Metric.of(value), 0);
             r.reported++;
-            MetricReport report = new MetricReport(r.trial.parameterId(), r.trial.trialJobId(),
-                    last ? MetricReport.Type.FINAL : MetricReport.Type.PERIODICAL, last ? 0 : r.reported - 1, Metric.of(value), 0);
             call("reportMetric", () -> advisor.reportMetric(report));
-            if (last && running.contains(r)) {
-                end(r, "SUCCEEDED");
+            if (r.reported == r.curve.length && running.contains(r) && !r.killed) {
+                MetricReport last = new MetricReport(r.trial.parameterId(), r.trial.trialJobId(), MetricReport.Type.FINAL, 0,
+                        Metric.of(value), 0);
+                call("reportMetric", () -> advisor.reportMetric(last));
+                if (running.contains(r)) {
+                    end(r, "SUCCEEDED");
+                }
             }
         }
 

@@ -106,7 +106,8 @@ class AdvisorTestKitTest {
         BudgetAdvisor advisor = created.get(0);
         AdvisorRun.Trial first = run.trials().stream().filter(t -> !t.killed()).findFirst().orElseThrow();
         assertThat(advisor.heard).containsSubsequence("PERIODICAL " + first.trialJobId() + " " + first.reported()[0],
-                "FINAL " + first.trialJobId() + " " + first.reported()[2], "EN " + first.trialJobId() + " SUCCEEDED");
+                "PERIODICAL " + first.trialJobId() + " " + first.reported()[2], "FINAL " + first.trialJobId() + " " + first.reported()[2],
+                "EN " + first.trialJobId() + " SUCCEEDED");
         assertThat(advisor.heard).filteredOn(h -> h.startsWith("EN ")).hasSize(30);
     }
 
