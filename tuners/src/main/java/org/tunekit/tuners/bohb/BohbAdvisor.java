@@ -16,6 +16,7 @@ import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.sdk.stats.RankCorrelation;
 import org.tunekit.tuners.hyperband.BracketAdvisor;
 
 /**
@@ -24,7 +25,8 @@ import org.tunekit.tuners.hyperband.BracketAdvisor;
  * new configuration drawn from a model instead of the prior.
  *
  * <p>The model: every result is kept with its budget. For the largest budget with at least
- * {@code min_points_in_model + 2} results, the results are ranked by loss; the best
+ * {@code min_points_in_model + 2} results whose values rank configurations as the full budget does,
+ * the results are ranked by loss; the best
  * {@code max(N_min, top_n_percent · N / 100)} form the good set and the worst
  * {@code max(N_min, N - that)} the bad set, each fitted with a {@link KernelDensity} in the unit view
  * of the search space. {@code num_samples} candidates are drawn from the good density with its
@@ -32,7 +34,15 @@ import org.tunekit.tuners.hyperband.BracketAdvisor;
  * chosen. A fraction {@code random_fraction} of configurations, and all of them while no budget has
  * enough results, come from the prior. Failed and early-stopped trials rank worst (loss
  * {@code +inf}) and so land in the bad set. Imported results ({@code FD}) count as results at
- * {@code max_budget}. With {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) the
+ * {@code max_budget}.
+ *
+ * <p>Whether a smaller budget ranks as the full one does is measured on the learning curves of the
+ * trials that ran the full budget: a budget's model is used only when, over the last
+ * {@value #CURVES_KEPT} such curves (at least {@value #CURVES_NEEDED}), the values at its share of the
+ * curve rank the trials as their final values with a rank correlation of at least
+ * {@value RankCorrelation#PREDICTIVE}. Where trials report no intermediate results the paper's rule
+ * holds: any budget with enough results. Curves that cross late (slow starters) thus keep the model off
+ * budgets whose ranking would mislead it. With {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) the
  * smallest budget is found from the first full-budget trials' intermediate results, as
  * {@link BracketAdvisor} describes; those trials come from the prior and their results join the model
  * at {@code max_budget}.
@@ -47,7 +57,13 @@ final class BohbAdvisor extends BracketAdvisor {
     private final double bandwidthFactor;
     private final double minBandwidth;
 
+    /** The fewest full-budget curves a smaller budget's ranking is judged on. */
+    static final int CURVES_NEEDED = 10;
+    /** The most recent full-budget curves kept. */
+    static final int CURVES_KEPT = 200;
+
     private final List<Observation> observations = new ArrayList<>();
+    private final java.util.ArrayDeque<double[]> fullCurves = new java.util.ArrayDeque<>();
     private EncodedSpace encoded;
 
     /**
@@ -124,6 +140,27 @@ final class BohbAdvisor extends BracketAdvisor {
     }
 
     @Override
+    protected void fullBudgetCurve(double[] losses) {
+        fullCurves.addLast(losses);
+        if (fullCurves.size() > CURVES_KEPT) {
+            fullCurves.removeFirst();
+        }
+    }
+
+    /** Whether results at budget index {@code b} may form the model: see the class comment. */
+    boolean ranksLikeTheFullBudget(int b) {
+        if (b == maxBracket() || fullCurves.isEmpty() && !intermediateResultsSeen()) {
+            return true;
+        }
+        if (fullCurves.size() < CURVES_NEEDED) {
+            return false;
+        }
+        List<double[]> curves = List.copyOf(fullCurves);
+        double rho = RankCorrelation.atStep(curves, stepOf(b, typicalLength(curves)));
+        return rho >= RankCorrelation.PREDICTIVE;
+    }
+
+    @Override
     public void importData(List<ImportedTrial> trials) {
         int added = 0;
         for (ImportedTrial t : trials) {
@@ -177,7 +214,7 @@ final class BohbAdvisor extends BracketAdvisor {
                     at.add(o);
                 }
             }
-            if (at.size() < nMin + 2) {
+            if (at.size() < nMin + 2 || !ranksLikeTheFullBudget(b)) {
                 continue;
             }
             at.sort(Comparator.comparingDouble(o -> o.loss));
@@ -211,13 +248,29 @@ final class BohbAdvisor extends BracketAdvisor {
         for (Observation o : observations) {
             lines.add("observation " + (maxBracket() - o.belowMax) + " " + Double.toHexString(o.loss) + " " + ValueText.write(o.config.values()));
         }
+        for (double[] c : fullCurves) {
+            StringBuilder sb = new StringBuilder("fullcurve");
+            for (double v : c) {
+                sb.append(' ').append(Double.toHexString(v));
+            }
+            lines.add(sb.toString());
+        }
     }
 
     @Override
     protected void readState(List<String> lines) throws IOException {
         List<Observation> restored = new ArrayList<>();
+        List<double[]> curves = new ArrayList<>();
         for (String line : lines) {
             String[] w = line.split(" ");
+            if (w[0].equals("fullcurve")) {
+                double[] c = new double[w.length - 1];
+                for (int k = 1; k < w.length; k++) {
+                    c[k - 1] = Double.parseDouble(w[k]);
+                }
+                curves.add(c);
+                continue;
+            }
             if (!w[0].equals("observation") || w.length != 4) {
                 throw new IOException("BOHB checkpoint: unexpected line \"" + line + "\"");
             }
@@ -227,5 +280,7 @@ final class BohbAdvisor extends BracketAdvisor {
         }
         observations.clear();
         observations.addAll(restored);
+        fullCurves.clear();
+        fullCurves.addAll(curves);
     }
 }

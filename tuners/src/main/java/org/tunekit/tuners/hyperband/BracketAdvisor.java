@@ -64,10 +64,11 @@ import org.tunekit.sdk.stats.RankCorrelation;
  * <h2>The smallest budget found from the first results</h2>
  * With {@code min_budget: "auto"} the schedule is not known at the start: configurations run at the
  * full budget {@code R} (a bracket {@code s = 0} that keeps drawing) until {@code n_startup_trials} of
- * them have succeeded. Their intermediate results, one per unit of budget (an epoch), give
+ * them have succeeded. Their intermediate results give
  * {@link RankCorrelation#firstPredictiveStep}: the first step from which values rank trials as their
  * final values do. {@code s_max} becomes the largest {@code s} whose smallest budget {@code R · eta^-s}
- * is at least that step (0, no halving, when no step or only one past {@code R / eta} qualifies); the
+ * is at least that step's share of the curves' length (their median) times {@code R}: with one result
+ * per unit of budget, at least that step (0, no halving, when no step or only one past {@code R / eta} qualifies); the
  * start-up results count at {@code R}, and the schedule proceeds from bracket {@code s_max}.
  *
  * <h2>Checkpoints</h2>
@@ -103,7 +104,9 @@ public abstract class BracketAdvisor implements Advisor {
     /** True while the smallest budget is being found. */
     private boolean settling;
     private final List<double[]> settlingCurves = new ArrayList<>();
+    /** The intermediate results, as losses, of the running trials at the full budget. */
     private final Map<Long, List<Double>> partialCurves = new HashMap<>();
+    private boolean intermediateSeen;
     private final ExecMode execMode;
     private long seed;
 
@@ -252,6 +255,32 @@ public abstract class BracketAdvisor implements Advisor {
      */
     protected abstract Parameters sampleConfig(SearchSpace space, int budgetIndex, SplittableRandom rng);
 
+    /**
+     * Hears the intermediate results (as losses, in order) of a trial that succeeded at the full budget
+     * {@code R} and reported at least two.
+     */
+    protected void fullBudgetCurve(double[] losses) {}
+
+    /** Whether any trial has reported an intermediate result (since the start, or since the checkpoint was loaded). */
+    protected final boolean intermediateResultsSeen() {
+        return intermediateSeen;
+    }
+
+    /**
+     * The step of a full-budget learning curve of {@code curveLength} values that corresponds to budget
+     * index {@code i}: its budget's share of {@code R}, of the curve, at least 1. With one intermediate
+     * result per unit of budget (an epoch) it is the budget itself.
+     */
+    public final int stepOf(int i, int curveLength) {
+        return (int) Math.max(1, Math.round(budget(i) / maxBudget * curveLength));
+    }
+
+    /** The median length of some curves (0 for none). */
+    protected static int typicalLength(List<double[]> curves) {
+        int[] lengths = curves.stream().mapToInt(c -> c.length).sorted().toArray();
+        return lengths.length == 0 ? 0 : lengths[lengths.length / 2];
+    }
+
     /** Hears a result: {@code loss} (smaller is better; {@code +inf} for a failed trial) of {@code config} at a budget index. */
     protected void observed(Parameters config, int budgetIndex, double loss) {}
 
@@ -300,7 +329,8 @@ public abstract class BracketAdvisor implements Advisor {
                 if (report.parameterId() != null && running.containsKey(report.parameterId()) && report.metric() != null) {
                     double loss = lossOf(report.metric().value());
                     lastIntermediateLoss.put(report.parameterId(), loss);
-                    if (settling && running.get(report.parameterId()).bracket.startup) {
+                    intermediateSeen = true;
+                    if (running.get(report.parameterId()).bracket.budgetIndex() == sMax) {
                         partialCurves.computeIfAbsent(report.parameterId(), k -> new ArrayList<>()).add(loss);
                     }
                 }
@@ -429,9 +459,14 @@ public abstract class BracketAdvisor implements Advisor {
         }
         r.entry.state = State.DONE;
         r.entry.loss = loss;
+        double[] fullCurve = succeeded && curve != null && curve.size() >= 2 && r.bracket.budgetIndex() == sMax
+                ? curve.stream().mapToDouble(Double::doubleValue).toArray() : null;
+        if (fullCurve != null) {
+            fullBudgetCurve(fullCurve);
+        }
         if (settling && r.bracket.startup) {
-            if (succeeded && curve != null && curve.size() >= 2) {
-                settlingCurves.add(curve.stream().mapToDouble(Double::doubleValue).toArray());
+            if (fullCurve != null) {
+                settlingCurves.add(fullCurve);
             }
             if (settlingCurves.size() >= startupTrials) {
                 settle(r.bracket);
@@ -446,7 +481,7 @@ public abstract class BracketAdvisor implements Advisor {
     /** Fixes {@code s_max} from the start-up curves; the start-up results count at {@code R} from now on. */
     private void settle(Bracket startup) {
         int step = RankCorrelation.firstPredictiveStep(settlingCurves);
-        sMax = step == Integer.MAX_VALUE ? 0 : largestBracket(maxBudget / step, eta);
+        sMax = step == Integer.MAX_VALUE ? 0 : largestBracket((double) typicalLength(settlingCurves) / step, eta);
         nextS = sMax;
         settling = false;
         startup.toSample = 0;
@@ -454,7 +489,6 @@ public abstract class BracketAdvisor implements Advisor {
                 + (step == Integer.MAX_VALUE ? "at no step" : "from step " + step) + " as their final values do: s_max " + sMax
                 + ", smallest budget " + budget(0));
         settlingCurves.clear();
-        partialCurves.clear();
         for (Entry e : startup.entries) {
             if (e.state == State.DONE) {
                 observed(e.config, sMax, e.loss);

@@ -178,6 +178,56 @@ class BohbAdvisorTest {
         assertThat(budgets).as("then brackets from 27 / 3^2").contains(3L, 9L).doesNotContain(1L);
     }
 
+    /** Runs {@code trials} trials, each reporting a curve as long as its budget: reversed in the first {@code crossing} steps. */
+    private static BohbAdvisor runWithCurves(FakeAdvisorContext ctx, int trials, int crossing) {
+        BohbAdvisor a = advisor(Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 4), SPACE, ctx);
+        a.requestTrialJobs(3);
+        for (int i = 0; i < trials; i++) {
+            Sent t = ctx.running().get(0);
+            double[] curve = new double[(int) t.budget()];
+            for (int k = 0; k < curve.length; k++) {
+                curve[k] = k < crossing ? -objective(t) : objective(t);
+            }
+            ctx.finishWithCurve(a, t, curve);
+            a.requestTrialJobs(1);
+        }
+        return a;
+    }
+
+    @Test
+    void aSmallerBudgetFormsTheModelOnlyWhenFullBudgetCurvesShowItRanksAsTheFullBudget() {
+        BohbAdvisor crossing = runWithCurves(new FakeAdvisorContext(), 150, 3);
+        assertThat(crossing.ranksLikeTheFullBudget(0)).as("budget 1: reversed at step 1").isFalse();
+        assertThat(crossing.ranksLikeTheFullBudget(1)).as("budget 3: reversed at step 3").isFalse();
+        assertThat(crossing.ranksLikeTheFullBudget(2)).isTrue();
+        assertThat(crossing.model()).isNotNull().extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(2);
+
+        BohbAdvisor settled = runWithCurves(new FakeAdvisorContext(), 150, 0);
+        assertThat(settled.ranksLikeTheFullBudget(0)).isTrue();
+        assertThat(settled.ranksLikeTheFullBudget(1)).isTrue();
+
+        BohbAdvisor early = runWithCurves(new FakeAdvisorContext(), 12, 0);
+        assertThat(early.ranksLikeTheFullBudget(0)).as("too few full-budget curves yet").isFalse();
+
+        FakeAdvisorContext silent = new FakeAdvisorContext();
+        BohbAdvisor noCurves = advisor(Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 4), SPACE, silent);
+        silent.run(noCurves, 3, 12, BohbAdvisorTest::objective);
+        assertThat(noCurves.ranksLikeTheFullBudget(0)).as("no intermediate results: the paper's rule").isTrue();
+        assertThat(noCurves.model()).isNotNull().extracting(BohbAdvisor.Model::budgetIndex).isEqualTo(0);
+    }
+
+    @Test
+    void fullBudgetCurvesSurviveACheckpoint(@TempDir Path dir) throws Exception {
+        BohbAdvisor crossing = runWithCurves(new FakeAdvisorContext(), 150, 3);
+        crossing.saveCheckpoint(dir);
+        BohbAdvisor resumed = BohbAdvisor.create(ClassArguments.of(Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 4)));
+        resumed.loadCheckpoint(dir);
+        resumed.open(new FakeAdvisorContext());
+        resumed.updateSearchSpace(SPACE);
+        assertThat(resumed.ranksLikeTheFullBudget(0)).isFalse();
+        assertThat(resumed.ranksLikeTheFullBudget(2)).isTrue();
+    }
+
     @Test
     void theSameSeedGivesTheSameTrials() {
         assertThat(run(4)).isEqualTo(run(4)).isNotEqualTo(run(5));
