@@ -42,10 +42,11 @@ import org.tunekit.tuners.hyperband.BracketAdvisor;
  * curve rank the trials as their final values with a rank correlation of at least
  * {@value RankCorrelation#PREDICTIVE}. Where trials report no intermediate results the paper's rule
  * holds: any budget with enough results. Curves that cross late (slow starters) thus keep the model off
- * budgets whose ranking would mislead it. With {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) the
- * smallest budget is found from the first full-budget trials' intermediate results, as
- * {@link BracketAdvisor} describes; those trials come from the prior and their results join the model
- * at {@code max_budget}.
+ * budgets whose ranking would mislead it.
+ *
+ * <p>With {@code min_budget: "auto"} (and {@code n_startup_trials}, default 10) the smallest budget
+ * is found from the first full-budget trials' intermediate results, as {@link BracketAdvisor}
+ * describes; those trials come from the prior and their results join the model at {@code max_budget}.
  */
 final class BohbAdvisor extends BracketAdvisor {
     private static final System.Logger LOG = System.getLogger(BohbAdvisor.class.getName());
