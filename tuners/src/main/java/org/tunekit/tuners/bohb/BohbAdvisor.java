@@ -65,6 +65,8 @@ final class BohbAdvisor extends BracketAdvisor {
 
     private final List<Observation> observations = new ArrayList<>();
     private final java.util.ArrayDeque<double[]> fullCurves = new java.util.ArrayDeque<>();
+    /** Per budget index, whether it ranks as the full budget on {@link #fullCurves} ({@code null}: not computed since they changed). */
+    private Boolean[] ranksLikeFull = new Boolean[0];
     private EncodedSpace encoded;
 
     /**
@@ -146,6 +148,7 @@ final class BohbAdvisor extends BracketAdvisor {
         if (fullCurves.size() > CURVES_KEPT) {
             fullCurves.removeFirst();
         }
+        ranksLikeFull = new Boolean[0];
     }
 
     /** Whether results at budget index {@code b} may form the model: see the class comment. */
@@ -156,9 +159,15 @@ final class BohbAdvisor extends BracketAdvisor {
         if (fullCurves.size() < CURVES_NEEDED) {
             return false;
         }
-        List<double[]> curves = List.copyOf(fullCurves);
-        double rho = RankCorrelation.atStep(curves, stepOf(b, typicalLength(curves)));
-        return rho >= RankCorrelation.PREDICTIVE;
+        // the model is refitted for every suggestion; the curves change only when a full-budget trial ends
+        if (ranksLikeFull.length != maxBracket() + 1) {
+            ranksLikeFull = new Boolean[maxBracket() + 1];
+        }
+        if (ranksLikeFull[b] == null) {
+            List<double[]> curves = List.copyOf(fullCurves);
+            ranksLikeFull[b] = RankCorrelation.atStep(curves, stepOf(b, typicalLength(curves))) >= RankCorrelation.PREDICTIVE;
+        }
+        return ranksLikeFull[b];
     }
 
     @Override
@@ -283,5 +292,6 @@ final class BohbAdvisor extends BracketAdvisor {
         observations.addAll(restored);
         fullCurves.clear();
         fullCurves.addAll(curves);
+        ranksLikeFull = new Boolean[0];
     }
 }
