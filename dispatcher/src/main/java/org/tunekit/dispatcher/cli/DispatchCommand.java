@@ -6,19 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.tunekit.dispatcher.AdvisorDispatcher;
 import org.tunekit.dispatcher.DispatcherSettings;
+import org.tunekit.dispatcher.Dispatchers;
 import org.tunekit.dispatcher.ErrorReporter;
-import org.tunekit.dispatcher.MsgDispatcher;
 import org.tunekit.dispatcher.MsgDispatcherBase;
 import org.tunekit.dispatcher.channel.CommandChannel;
 import org.tunekit.dispatcher.channel.ChannelAddress;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.protocol.PipeFrameCodec;
-import org.tunekit.sdk.Advisor;
-import org.tunekit.sdk.Assessor;
-import org.tunekit.sdk.Tuner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -77,12 +73,7 @@ final class DispatchCommand implements Callable<Integer> {
         AlgorithmCatalog catalog = AlgorithmCatalog.discover(pluginDirectories(plugins, env));
         DispatcherSettings settings = DispatcherSettings.fromEnvironment(env,
                 Duration.ofMillis((long) (stopTimeoutSeconds * 1000)));
-        if (config.advisor() != null) {
-            return new AdvisorDispatcher(ch, catalog.create(config.advisor(), Advisor.class), settings);
-        }
-        Tuner tuner = catalog.create(config.tuner(), Tuner.class);
-        Assessor assessor = config.assessor() == null ? null : catalog.create(config.assessor(), Assessor.class);
-        return new MsgDispatcher(ch, tuner, assessor, settings);
+        return Dispatchers.create(ch, config, catalog, settings);
     }
 
     static List<Path> pluginDirectories(List<Path> fromOptions, Map<String, String> env) {

@@ -12,6 +12,7 @@ import org.tunekit.dispatcher.AdvisorDispatcher;
 import org.tunekit.dispatcher.DispatcherSettings;
 import org.tunekit.dispatcher.MsgDispatcher;
 import org.tunekit.dispatcher.MsgDispatcherBase;
+import org.tunekit.dispatcher.channel.InMemoryChannel;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
 import org.tunekit.dispatcher.protocol.JsonCodec;

@@ -1,9 +1,8 @@
-package org.tunekit.dispatcher.curves;
+package org.tunekit.dispatcher.channel;
 
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.tunekit.dispatcher.channel.CommandChannel;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
 
@@ -12,7 +11,7 @@ import org.tunekit.dispatcher.protocol.CommandType;
  * {@link #post posts} commands the dispatcher {@link #receive receives}, and {@link #poll polls} what
  * the dispatcher {@link #send sends}. {@link #endOfStream} makes {@link #receive} return {@code null}.
  */
-final class InMemoryChannel implements CommandChannel {
+public final class InMemoryChannel implements CommandChannel {
     private static final Command END = new Command(CommandType.PING, "end of stream");
 
     private final BlockingQueue<Command> toDispatcher = new LinkedBlockingQueue<>();
@@ -46,27 +45,27 @@ final class InMemoryChannel implements CommandChannel {
     }
 
     /** The manager's side: puts a command on the dispatcher's input. */
-    void post(Command command) {
+    public void post(Command command) {
         toDispatcher.add(command);
     }
 
     /** The manager's side: ends the dispatcher's input, as a manager closing its end would. */
-    void endOfStream() {
+    public void endOfStream() {
         toDispatcher.add(END);
     }
 
     /** The manager's side: the next command from the dispatcher, waiting up to {@code millis}, or {@code null}. */
-    Command poll(long millis) throws InterruptedException {
+    public Command poll(long millis) throws InterruptedException {
         return toManager.poll(millis, TimeUnit.MILLISECONDS);
     }
 
     /** The manager's side: the next command from the dispatcher if one is waiting, else {@code null}. */
-    Command poll() {
+    public Command poll() {
         return toManager.poll();
     }
 
     /** True once the dispatcher closed the channel. */
-    boolean closed() {
+    public boolean closed() {
         return closed;
     }
 }
