@@ -1,0 +1,22 @@
+package org.tunekit.runner.results;
+
+/** The state of a trial of a local experiment; the terminal ones are NNI's trial-end events, plus {@link #LOST}. */
+public enum TrialStatus {
+    /** Started; its process has not ended. */
+    RUNNING,
+    /** Its process exited with status 0. */
+    SUCCEEDED,
+    /** Its process exited with another status, could not be started, or broke the trial protocol. */
+    FAILED,
+    /** Stopped by the assessor or advisor ({@code KI}). */
+    EARLY_STOPPED,
+    /** Stopped because it ran past {@code maxTrialDuration}, stayed silent too long, or the experiment was stopped. */
+    USER_CANCELED,
+    /** Was running when the runner died; recorded on resume (its parameters run again in a new trial). */
+    LOST;
+
+    /** True once the trial has ended. */
+    public boolean ended() {
+        return this != RUNNING;
+    }
+}
