@@ -10,7 +10,7 @@ import java.util.Map;
  * @param sequence     the trial's number in the experiment, from 0 ({@code NNI_TRIAL_SEQ_ID})
  * @param trialJobId   its job id ({@code NNI_TRIAL_JOB_ID})
  * @param parameterId  the id of the parameters it ran
- * @param parameters   the parameters it ran (plain JSON values: String, Boolean, Long, Double, List, Map)
+ * @param parameters   the parameters it ran, in the search space's order (plain JSON values: String, Boolean, Long, Double, List, Map)
  * @param status       its state
  * @param finalValue   the number the tuner optimises from its final result (the metric, or its {@code default} key), or {@code null}
  * @param finalMetric  its whole final result as plain JSON values (a number, or a map of metrics), or {@code null}
@@ -24,7 +24,7 @@ public record TrialRecord(int sequence, String trialJobId, long parameterId, Map
                           TrialStatus status, Double finalValue, Object finalMetric, List<Double> intermediate,
                           Instant started, Instant ended, Integer exitCode, String message) {
     public TrialRecord {
-        parameters = Map.copyOf(parameters);
+        parameters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parameters));
         intermediate = List.copyOf(intermediate);
     }
 }

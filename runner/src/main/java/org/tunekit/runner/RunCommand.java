@@ -1,0 +1,241 @@
+package org.tunekit.runner;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.tunekit.runner.results.ExperimentResults;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code tunekit run CONFIG}: runs an NNI experiment config on this machine, trials as real processes. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run an experiment on this machine: an NNI v2 experiment config (YAML or JSON) runs unchanged, each trial "
+                + "a process started as NNI's local training service starts it ('trialCommand' in 'trialCodeDirectory'), "
+                + "talking to the runner over NNI's trial channel, so a trial written for NNI ('import nni') runs unchanged.",
+            "Every result is kept in the experiment's folder (an SQLite database, the trials' output, a report), and a run "
+                + "stopped or killed at any moment continues with --resume ID."})
+public final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "CONFIG", description = "The experiment config (config.yml, config.json).")
+    Path config;
+
+    @Option(names = "--resume", paramLabel = "ID", description = "Continue a stopped or killed experiment (its id, or its folder).")
+    String resume;
+
+    @Option(names = "--dir", paramLabel = "DIR",
+            description = "Where experiments live when the config has no experimentWorkingDirectory (default: $TUNEKIT_EXPERIMENTS_DIR, else ~/tunekit-experiments).")
+    Path dir;
+
+    @Option(names = "--plugins", paramLabel = "DIR", description = "A directory of plugin jars. Repeatable; $TUNEKIT_PLUGIN_PATH adds more.")
+    List<Path> plugins = new ArrayList<>();
+
+    @Option(names = "--include-intermediate-results",
+            description = "Give a trial stopped early to the tuner with its last intermediate result (NNI_INCLUDE_INTERMEDIATE_RESULTS).")
+    boolean includeIntermediateResults;
+
+    @Option(names = "--silence-timeout", paramLabel = "DURATION",
+            description = "Stop a trial that neither asks for parameters nor reports for this long, as failed (default: ${DEFAULT-VALUE}; 0 never).")
+    String silenceTimeout = "1h";
+
+    @Option(names = "--stop-grace", paramLabel = "DURATION",
+            description = "Between SIGINT and SIGKILL when a trial is stopped (default: ${DEFAULT-VALUE}).")
+    String stopGrace = "5s";
+
+    @Option(names = "--top", paramLabel = "N", description = "Trials in the final table (default: ${DEFAULT-VALUE}).")
+    int top = 10;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, String> env = System.getenv();
+        if ((config == null) == (resume == null)) {
+            err.println("tunekit run: give an experiment config (tunekit run config.yml) or --resume ID, not " + (config == null ? "neither" : "both"));
+            return 2;
+        }
+        Path folder;
+        ExperimentSpec experiment;
+        ExperimentStore store;
+        AutoCloseable lock;
+        LocalRunner.Options options;
+        try {
+            Duration silence = "0".equals(silenceTimeout.strip()) ? null : option(silenceTimeout, "--silence-timeout");
+            Duration grace = option(stopGrace, "--stop-grace");
+            if (resume != null) {
+                folder = ExperimentFolders.find(resume, dir, env);
+                lock = ExperimentFolders.lock(folder);
+                configureLogging(folder, null);
+                store = ExperimentStore.open(folder, false);
+                experiment = store.spec();
+                Map<String, Object> stored = store.options();
+                if (plugins.isEmpty() && stored.get("plugins") instanceof List<?> l) {
+                    l.forEach(p -> plugins.add(Path.of((String) p)));
+                }
+                includeIntermediateResults |= Boolean.TRUE.equals(stored.get("includeIntermediateResults"));
+                if ("DONE".equals(store.status())) {
+                    out.println("Experiment " + store.id() + " had ended (DONE); continuing it with the budget its config leaves.");
+                }
+            } else {
+                experiment = ExperimentSpec.load(config);
+                Path root = experiment.workingDirectory() != null ? experiment.workingDirectory()
+                        : dir != null ? dir.toAbsolutePath() : ExperimentFolders.defaultRoot(env);
+                String id = ExperimentFolders.newId(root);
+                folder = ExperimentFolders.create(root, id, env);
+                lock = ExperimentFolders.lock(folder);
+                configureLogging(folder, experiment.logLevel());
+                Map<String, Object> stored = new LinkedHashMap<>();
+                stored.put("plugins", plugins.stream().map(p -> p.toAbsolutePath().toString()).toList());
+                stored.put("includeIntermediateResults", includeIntermediateResults);
+                store = ExperimentStore.create(folder, id, experiment, stored, Clock.systemUTC().instant());
+            }
+            options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar());
+        } catch (ConfigException | RunnerException e) {
+            err.println("tunekit run: " + e.getMessage());
+            return 2;
+        }
+        for (String w : experiment.warnings()) {
+            err.println("tunekit run: warning: " + w);
+        }
+        try (lock; store) {
+            return run(store, experiment, folder, options, out, err);
+        }
+    }
+
+    private int run(ExperimentStore store, ExperimentSpec experiment, Path folder, LocalRunner.Options options, PrintWriter out,
+                    PrintWriter err) throws IOException, InterruptedException {
+        out.println(header(store.id(), experiment));
+        out.println("Folder: " + folder);
+        out.flush();
+        boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
+        Progress progress = new Progress(out, terminal, experiment.maximize());
+        LocalRunner runner = new LocalRunner(store, experiment, folder, options, progress, Clock.systemUTC());
+        CountDownLatch ended = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            runner.requestStop("interrupted");
+            try {
+                ended.await(options.stopGrace().toMillis() + 15_000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }, "tunekit-run-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        LocalRunner.Outcome outcome;
+        try {
+            outcome = runner.run(resume != null);
+        } catch (ConfigException e) {
+            store.setStatus("ERROR", Clock.systemUTC().instant());
+            store.event("error", null, e.getMessage(), Clock.systemUTC().instant());
+            err.println("tunekit run: " + e.getMessage());
+            return 2;
+        } catch (RunnerException e) {
+            store.setStatus("ERROR", Clock.systemUTC().instant());
+            store.event("error", null, e.getMessage(), Clock.systemUTC().instant());
+            err.println("tunekit run: " + e.getMessage());
+            return 1;
+        } finally {
+            progress.close();
+            ended.countDown();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: the JVM is on its way out
+        }
+        ExperimentResults results = store.results();
+        out.println();
+        ResultsCommand.print(results, top, out);
+        ResultsCommand.writeOutputs(results, folder, out);
+        out.println("Resume or extend: tunekit run --resume " + store.id() + "    Results: tunekit results " + store.id());
+        out.flush();
+        if (outcome == LocalRunner.Outcome.ERROR) {
+            err.println("tunekit run: the experiment failed: " + runner.error());
+            return 1;
+        }
+        return outcome == LocalRunner.Outcome.STOPPED ? 130 : 0;
+    }
+
+    private static String header(String id, ExperimentSpec e) {
+        StringBuilder b = new StringBuilder("Experiment ").append(id);
+        if (e.name() != null) {
+            b.append(" (").append(e.name()).append(')');
+        }
+        b.append(": ");
+        List<String> parts = new ArrayList<>();
+        e.algorithms().forEach((kind, entry) -> {
+            Map<?, ?> m = (Map<?, ?>) entry;
+            Object name = m.get("name") != null ? m.get("name") : m.get("className");
+            parts.add(kind + " " + name);
+        });
+        b.append(String.join(", ", parts)).append("; ");
+        b.append(e.maxTrialNumber() > 0 ? e.maxTrialNumber() + " trials" : "trials until the tuner has no more");
+        b.append(", ").append(e.trialConcurrency()).append(" at a time");
+        if (e.maxExperimentDuration() != null) {
+            b.append(", at most ").append(LocalRunner.human(e.maxExperimentDuration()));
+        }
+        b.append("; ").append(e.maximize() ? "maximising" : "minimising");
+        return b.toString();
+    }
+
+    private List<Path> pluginDirectories(Map<String, String> env) {
+        List<Path> dirs = new ArrayList<>(plugins);
+        String path = env.get("TUNEKIT_PLUGIN_PATH");
+        if (path != null) {
+            for (String p : path.split(":")) {
+                if (!p.isBlank()) {
+                    dirs.add(Path.of(p));
+                }
+            }
+        }
+        return dirs;
+    }
+
+    private static Duration option(String text, String name) {
+        try {
+            return ExperimentSpec.parseDuration(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(name + ": " + e.getMessage());
+        }
+    }
+
+    /** The SDK's jar, for Java trials ({@code TUNEKIT_SDK_JAR}). */
+    private static Path sdkJar() {
+        try {
+            return Path.of(org.tunekit.sdk.Parameters.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** The dispatcher's and the runner's log go to {@code FOLDER/log/experiment.log}; must run before the first logger is made. */
+    private static void configureLogging(Path folder, String nniLevel) throws IOException {
+        Path logs = folder.resolve("log");
+        Files.createDirectories(logs);
+        System.setProperty("org.slf4j.simpleLogger.logFile", logs.resolve("experiment.log").toString());
+        String level = nniLevel == null ? "info" : switch (nniLevel.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "trace" -> "trace";
+            case "debug" -> "debug";
+            case "warning", "warn" -> "warn";
+            case "error", "fatal", "critical" -> "error";
+            default -> "info";
+        };
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS");
+        System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
+    }
+}

@@ -1,0 +1,92 @@
+package org.tunekit.runner;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One trial's process, started as NNI's local training service starts it: {@code bash -c COMMAND}
+ * (or {@code sh -c} where there is no bash) in the trial code directory, with the trial's environment,
+ * standard output and error written to {@code trial.stdout} and {@code trial.stderr} in the trial's
+ * folder, standard input empty. {@link #stop} sends SIGINT to the process and its descendants (a Python
+ * trial sees a {@code KeyboardInterrupt}), then SIGKILL to whatever is left after the grace period.
+ */
+final class TrialProcess {
+    private static final List<String> SHELL = Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c");
+    private static final ScheduledExecutorService KILLER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tunekit-trial-killer");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final Process process;
+    private volatile boolean stopRequested;
+
+    private TrialProcess(Process process) {
+        this.process = process;
+    }
+
+    /** Starts {@code command} in {@code codeDirectory}, its output kept in {@code trialDirectory}. */
+    static TrialProcess start(String command, Path codeDirectory, Path trialDirectory, Map<String, String> environment) throws IOException {
+        List<String> argv = new ArrayList<>(SHELL);
+        argv.add(command);
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(codeDirectory.toFile());
+        pb.environment().putAll(environment);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectOutput(trialDirectory.resolve("trial.stdout").toFile());
+        pb.redirectError(trialDirectory.resolve("trial.stderr").toFile());
+        return new TrialProcess(pb.start());
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Completes with the exit status when the process ends (128 + the signal when a signal ended it). */
+    CompletableFuture<Integer> onExit() {
+        return process.onExit().thenApply(Process::exitValue);
+    }
+
+    /** True once {@link #stop} was called. */
+    boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /** Interrupts the process tree (SIGINT) and kills what is left of it after {@code grace}. Idempotent. */
+    void stop(Duration grace) {
+        if (stopRequested) {
+            return;
+        }
+        stopRequested = true;
+        List<ProcessHandle> tree = new ArrayList<>();
+        tree.add(process.toHandle());
+        process.descendants().forEach(tree::add);
+        List<String> kill = new ArrayList<>(List.of("kill", "-s", "INT"));
+        tree.forEach(h -> kill.add(Long.toString(h.pid())));
+        try {
+            new ProcessBuilder(kill).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            // no kill command: go straight to the forced end
+            grace = Duration.ZERO;
+        }
+        KILLER.schedule(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            tree.forEach(ProcessHandle::destroyForcibly);
+        }, grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Kills the process tree at once (SIGKILL). */
+    void kill() {
+        stopRequested = true;
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+}
