@@ -7,12 +7,12 @@ url="$NNI_TRIAL_COMMAND_CHANNEL"
 # 1. ask for this trial's parameters, then poll until they come (408: nothing yet, ask again)
 curl -sf -X PUT -H 'Content-Type: application/json' -d '{"type":"request_parameter"}' "$url"
 while :; do
-  code=$(curl -s -o reply.json -w '%{http_code}' "$url")
+  code=$(curl -s -o "$NNI_OUTPUT_DIR/reply.json" -w '%{http_code}' "$url")
   [ "$code" = 200 ] && break
   [ "$code" = 408 ] || { echo "trial channel answered $code" >&2; exit 1; }
 done
 # the reply is {"type":"parameter","parameter":"<the parameter record as JSON text>"}
-record=$(sed -e 's/.*"parameter": *"//' -e 's/"}[[:space:]]*$//' -e 's/\\"/"/g' reply.json)
+record=$(sed -e 's/.*"parameter": *"//' -e 's/"}[[:space:]]*$//' -e 's/\\"/"/g' "$NNI_OUTPUT_DIR/reply.json")
 pid=$(printf '%s' "$record" | sed -n 's/.*"parameter_id": *\([0-9]*\).*/\1/p')
 x=$(printf '%s' "$record" | sed -n 's/.*"x": *\([-0-9.eE+]*\).*/\1/p')
 y=$(printf '%s' "$record" | sed -n 's/.*"y": *\([-0-9.eE+]*\).*/\1/p')

@@ -231,7 +231,10 @@ final class ExperimentStore implements AutoCloseable {
                     String job = r.getString(2);
                     String finalText = r.getString(6);
                     double fv = r.getDouble(7);
-                    Double finalValue = r.wasNull() ? (finalText == null ? null : Double.NaN) : fv;
+                    Double finalValue = fv;
+                    if (r.wasNull()) {
+                        finalValue = finalText == null ? null : Double.valueOf(Double.NaN);
+                    }
                     long endMs = r.getLong(9);
                     Instant end = r.wasNull() ? null : Instant.ofEpochMilli(endMs);
                     int exit = r.getInt(10);

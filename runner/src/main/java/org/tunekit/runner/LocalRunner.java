@@ -64,8 +64,32 @@ final class LocalRunner {
      * @param silenceTimeout             a trial with no request and no metric for this long is stopped; {@code null} for never
      * @param includeIntermediateResults {@code NNI_INCLUDE_INTERMEDIATE_RESULTS} for the dispatcher
      * @param sdkJar                     the SDK's jar, given to trials as {@code TUNEKIT_SDK_JAR}, or {@code null}
+     * @param channels                   the trial channels served
      */
-    record Options(List<Path> plugins, Duration stopGrace, Duration silenceTimeout, boolean includeIntermediateResults, Path sdkJar) {}
+    record Options(List<Path> plugins, Duration stopGrace, Duration silenceTimeout, boolean includeIntermediateResults, Path sdkJar,
+                   TrialChannels channels) {}
+
+    /**
+     * Which of NNI's trial channels the trials get. A trial written for NNI picks its channel from its
+     * environment: NNI 3's with {@code NNI_TRIAL_COMMAND_CHANNEL} set uses HTTP, NNI 2.x's (which knows
+     * only files) and NNI 3's without it use the file channel.
+     */
+    enum TrialChannels {
+        /** Both at once: the HTTP URL in the environment and the parameter file written; each trial uses the one it speaks. */
+        BOTH,
+        /** NNI 3's HTTP channel only. */
+        HTTP,
+        /** NNI 2.x's file channel only: {@code parameter.cfg} and {@code .nni/metrics}; {@code NNI_TRIAL_COMMAND_CHANNEL} unset. */
+        FILE;
+
+        boolean http() {
+            return this != FILE;
+        }
+
+        boolean file() {
+            return this != HTTP;
+        }
+    }
 
     /** How a run ended. */
     enum Outcome { DONE, STOPPED, ERROR }
@@ -94,6 +118,9 @@ final class LocalRunner {
         Instant started;
         Instant lastContact;
         int parametersSent;
+        boolean reported;
+        boolean lastAskedByFile;
+        MetricsFileReader metricsFile;
         TrialStatus stopAs;
         String stopReason;
         String protocolProblem;
@@ -315,6 +342,7 @@ final class LocalRunner {
                     handle(e);
                 }
             }
+            readMetricsFiles();
             checkTimes();
             schedule();
             progress.tick(this::snapshot);
@@ -371,8 +399,7 @@ final class LocalRunner {
                 Map<?, ?> record = (Map<?, ?>) parse(c.payload());
                 Trial t = running.get(String.valueOf(record.get("trial_job_id")));
                 if (t != null) {
-                    t.parametersSent++;
-                    trialChannel.send(t.jobId, parameterCommand(c.payload()));
+                    deliverMoreParameters(t, c.payload(), record.get("parameter_index"));
                 }
             }
             case KILL_TRIAL_JOB -> {
@@ -389,11 +416,17 @@ final class LocalRunner {
 
     private void parameterRequest(String jobId) {
         Trial t = running.get(jobId);
-        if (t == null) {
-            return;
+        if (t != null) {
+            parameterRequest(t, false, -1);
         }
+    }
+
+    /** A trial asks for parameters: the first time over HTTP it gets its own, after that the tuner makes more. */
+    private void parameterRequest(Trial t, boolean byFile, int index) {
+        String jobId = t.jobId;
         t.lastContact = clock.instant();
-        if (t.parametersSent == 0) {
+        t.lastAskedByFile = byFile;
+        if (!byFile && t.parametersSent == 0) {
             t.parametersSent = 1;
             trialChannel.send(jobId, parameterCommand(t.parameterRecord));
         } else {
@@ -403,8 +436,55 @@ final class LocalRunner {
             m.put("trial_job_id", jobId);
             m.put("type", "REQUEST_PARAMETER");
             m.put("sequence", 0L);
-            m.put("parameter_index", (long) t.parametersSent);
+            m.put("parameter_index", (long) (index >= 0 ? index : t.parametersSent));
             channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(m)));
+        }
+    }
+
+    /** An {@code SP} for a trial: on HTTP as its next parameter, on the file channel as {@code parameter_N.cfg}. */
+    private void deliverMoreParameters(Trial t, String record, Object index) {
+        if (!t.lastAskedByFile) {
+            t.parametersSent++;
+            trialChannel.send(t.jobId, parameterCommand(record));
+            return;
+        }
+        try {
+            writeAtomically(trialDirectory(t.jobId).resolve("parameter_" + index + ".cfg"), record);
+        } catch (IOException e) {
+            stop(t, TrialStatus.FAILED, "could not write its parameter file: " + e.getMessage());
+        }
+    }
+
+    private static void writeAtomically(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, java.nio.charset.StandardCharsets.UTF_8);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Reads what the trials appended to their metrics files since the last look. */
+    private void readMetricsFiles() {
+        for (Trial t : List.copyOf(running.values())) {
+            if (t.metricsFile != null) {
+                readMetricsFile(t, false);
+            }
+        }
+    }
+
+    private void readMetricsFile(Trial t, boolean atEnd) {
+        try {
+            boolean known = t.metricsFile.problem() != null;
+            for (String text : atEnd ? t.metricsFile.finish() : t.metricsFile.poll()) {
+                String problem = recordMetric(t, text, true);
+                if (problem != null) {
+                    t.protocolProblem = problem;
+                }
+            }
+            if (!known && t.metricsFile.problem() != null) {
+                t.protocolProblem = t.metricsFile.problem();
+                store.event("bad-metric", t.jobId, t.protocolProblem, clock.instant());
+            }
+        } catch (IOException e) {
+            t.protocolProblem = "cannot read its metrics file: " + e.getMessage();
         }
     }
 
@@ -414,17 +494,37 @@ final class LocalRunner {
             m.recorded().completeExceptionally(new IllegalArgumentException("trial " + m.jobId() + " has ended"));
             return;
         }
+        String problem;
+        try {
+            problem = recordMetric(t, m.text(), false);
+        } catch (RuntimeException e) {
+            m.recorded().completeExceptionally(e);
+            fail(e.getMessage());
+            return;
+        }
+        if (problem != null) {
+            m.recorded().completeExceptionally(new IllegalArgumentException(problem));
+        } else {
+            m.recorded().complete(null);
+        }
+    }
+
+    /**
+     * Records a trial's metric (ME text) and passes it to the dispatcher; a request for parameters is
+     * handled as one. Returns what is wrong with a malformed metric (also recorded as an event), else null.
+     */
+    private String recordMetric(Trial t, String text, boolean byFile) {
         t.lastContact = clock.instant();
         Payloads.MetricData data;
         Map<String, Object> fields;
         try {
-            Object parsed = JsonCodec.parse(m.text(), "the metric");
+            Object parsed = JsonCodec.parse(text, "the metric");
             if (!(parsed instanceof Map<?, ?>)) {
-                throw new ProtocolException("a metric must be a JSON object, got " + m.text());
+                throw new ProtocolException("a metric must be a JSON object, got " + text);
             }
             @SuppressWarnings("unchecked")
             Map<String, Object> f = new LinkedHashMap<>((Map<String, Object>) parsed);
-            // the channel's URL says which trial this is, whatever the text claims
+            // the channel says which trial this is, whatever the text claims
             f.put("trial_job_id", t.jobId);
             if (f.get("parameter_id") == null) {
                 f.put("parameter_id", t.parameterId);
@@ -435,35 +535,33 @@ final class LocalRunner {
             String problem = "trial " + t.jobId + " reported a malformed metric: " + e.getMessage();
             t.protocolProblem = problem;
             store.event("bad-metric", t.jobId, problem, clock.instant());
-            m.recorded().completeExceptionally(new IllegalArgumentException(problem));
-            return;
+            return problem;
         }
         if (data.type() == MetricReport.Type.REQUEST_PARAMETER) {
-            parameterRequest(t.jobId);
-            m.recorded().complete(null);
-            return;
+            parameterRequest(t, byFile, data.parameterIndex());
+            return null;
         }
-        try {
-            Object value = fields.get("value");
-            String valueText = value instanceof String s ? s : JsonCodec.write(value);
-            store.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
-        } catch (RuntimeException e) {
-            m.recorded().completeExceptionally(e);
-            fail(e.getMessage());
-            return;
-        }
+        t.reported = true;
+        Object value = fields.get("value");
+        String valueText = value instanceof String s ? s : JsonCodec.write(value);
+        store.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
         channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
         if (data.type() == MetricReport.Type.FINAL) {
             progress.finalResult(t.jobId, data.metric().value());
         }
-        m.recorded().complete(null);
+        return null;
     }
 
     private void trialExited(String jobId, int exitCode) {
-        Trial t = running.remove(jobId);
+        Trial t = running.get(jobId);
         if (t == null) {
             return;
         }
+        if (t.metricsFile != null) {
+            // what the trial wrote before it ended, before its end reaches the dispatcher
+            readMetricsFile(t, true);
+        }
+        running.remove(jobId);
         trialChannel.close(jobId);
         TrialStatus status;
         String message = t.stopReason;
@@ -476,7 +574,8 @@ final class LocalRunner {
             message = "exited with status " + exitCode + (exitCode > 128 ? " (signal " + (exitCode - 128) + ")" : "")
                     + "; see " + directory.relativize(trialDirectory(jobId)).resolve("trial.stderr");
         }
-        if (t.parametersSent == 0 && status != TrialStatus.EARLY_STOPPED) {
+        if (!options.channels().file() && t.parametersSent == 0 && status != TrialStatus.EARLY_STOPPED) {
+            // on the HTTP channel alone a trial's request is seen: one that never made it did not run its parameters
             message = (message == null ? "" : message + "; ") + "it never asked for its parameters";
             if (status == TrialStatus.SUCCEEDED) {
                 status = TrialStatus.FAILED;
@@ -484,6 +583,9 @@ final class LocalRunner {
         }
         if (t.protocolProblem != null) {
             message = (message == null ? "" : message + "; ") + t.protocolProblem;
+            if (status == TrialStatus.SUCCEEDED) {
+                status = TrialStatus.FAILED;
+            }
         }
         Instant now = clock.instant();
         store.trialEnded(jobId, status, t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
@@ -513,7 +615,7 @@ final class LocalRunner {
             if (spec.maxTrialDuration() != null && Duration.between(t.started, now).compareTo(spec.maxTrialDuration()) > 0) {
                 stop(t, TrialStatus.USER_CANCELED, "ran longer than maxTrialDuration (" + human(spec.maxTrialDuration()) + ")");
             } else if (options.silenceTimeout() != null && Duration.between(t.lastContact, now).compareTo(options.silenceTimeout()) > 0) {
-                stop(t, TrialStatus.FAILED, (t.parametersSent == 0 ? "never asked for its parameters" : "reported nothing")
+                stop(t, TrialStatus.FAILED, (t.parametersSent == 0 && !t.reported ? "neither asked for its parameters nor reported" : "reported nothing")
                         + " for " + human(options.silenceTimeout()) + " (--silence-timeout)");
             }
         }
@@ -601,12 +703,17 @@ final class LocalRunner {
         env.put("NNI_OUTPUT_DIR", dir.toString());
         env.put("NNI_TRIAL_SEQ_ID", Integer.toString(t.sequence));
         env.put("NNI_CODE_DIR", spec.trialCodeDirectory().toString());
-        env.put("NNI_TRIAL_COMMAND_CHANNEL", trialChannel.open(t.jobId));
+        env.put("NNI_TRIAL_COMMAND_CHANNEL", options.channels().http() ? trialChannel.open(t.jobId) : null);
+        env.put("SDK_PROCESS", null);
         if (options.sdkJar() != null) {
             env.put("TUNEKIT_SDK_JAR", options.sdkJar().toString());
         }
         try {
             Files.createDirectories(dir);
+            if (options.channels().file()) {
+                writeAtomically(dir.resolve("parameter.cfg"), t.parameterRecord);
+                t.metricsFile = new MetricsFileReader(dir.resolve(".nni").resolve("metrics"));
+            }
             t.process = TrialProcess.start(spec.trialCommand(), spec.trialCodeDirectory(), dir, env);
         } catch (IOException e) {
             trialChannel.close(t.jobId);

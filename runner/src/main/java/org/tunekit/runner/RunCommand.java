@@ -56,6 +56,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "Between SIGINT and SIGKILL when a trial is stopped (default: ${DEFAULT-VALUE}).")
     String stopGrace = "5s";
 
+    @Option(names = "--trial-channel", paramLabel = "CHANNEL",
+            description = "How trials talk to the runner: both (default: the HTTP URL in NNI_TRIAL_COMMAND_CHANNEL and the parameter "
+                    + "file, each trial uses the one it speaks, so trials written for NNI 3 and NNI 2.x run unchanged), http (NNI 3's "
+                    + "channel only) or file (NNI 2.x's parameter.cfg and .nni/metrics only).")
+    String trialChannel;
+
     @Option(names = "--top", paramLabel = "N", description = "Trials in the final table (default: ${DEFAULT-VALUE}).")
     int top = 10;
 
@@ -76,6 +82,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             Duration silence = "0".equals(silenceTimeout.strip()) ? null : option(silenceTimeout, "--silence-timeout");
             Duration grace = option(stopGrace, "--stop-grace");
+            LocalRunner.TrialChannels channels = channels(trialChannel);
             if (resume != null) {
                 folder = ExperimentFolders.find(resume, dir, env);
                 lock = ExperimentFolders.lock(folder);
@@ -87,6 +94,9 @@ public final class RunCommand implements Callable<Integer> {
                     l.forEach(p -> plugins.add(Path.of((String) p)));
                 }
                 includeIntermediateResults |= Boolean.TRUE.equals(stored.get("includeIntermediateResults"));
+                if (trialChannel == null && stored.get("trialChannel") instanceof String c) {
+                    trialChannel = c;
+                }
                 if ("DONE".equals(store.status())) {
                     out.println("Experiment " + store.id() + " had ended (DONE); continuing it with the budget its config leaves.");
                 }
@@ -101,9 +111,11 @@ public final class RunCommand implements Callable<Integer> {
                 Map<String, Object> stored = new LinkedHashMap<>();
                 stored.put("plugins", plugins.stream().map(p -> p.toAbsolutePath().toString()).toList());
                 stored.put("includeIntermediateResults", includeIntermediateResults);
+                stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
                 store = ExperimentStore.create(folder, id, experiment, stored, Clock.systemUTC().instant());
             }
-            options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar());
+            options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar(),
+                    channels(trialChannel));
         } catch (ConfigException | RunnerException e) {
             err.println("tunekit run: " + e.getMessage());
             return 2;
@@ -209,6 +221,17 @@ public final class RunCommand implements Callable<Integer> {
             return ExperimentSpec.parseDuration(text);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(name + ": " + e.getMessage());
+        }
+    }
+
+    private static LocalRunner.TrialChannels channels(String name) {
+        if (name == null) {
+            return LocalRunner.TrialChannels.BOTH;
+        }
+        try {
+            return LocalRunner.TrialChannels.valueOf(name.strip().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("--trial-channel: must be both, http or file, got '" + name + "'");
         }
     }
 

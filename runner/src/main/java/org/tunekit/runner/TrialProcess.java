@@ -34,12 +34,19 @@ final class TrialProcess {
         this.process = process;
     }
 
-    /** Starts {@code command} in {@code codeDirectory}, its output kept in {@code trialDirectory}. */
+    /** Starts {@code command} in {@code codeDirectory}, its output kept in {@code trialDirectory}; a null in {@code environment} unsets that variable. */
     static TrialProcess start(String command, Path codeDirectory, Path trialDirectory, Map<String, String> environment) throws IOException {
         List<String> argv = new ArrayList<>(SHELL);
         argv.add(command);
         ProcessBuilder pb = new ProcessBuilder(argv).directory(codeDirectory.toFile());
-        pb.environment().putAll(environment);
+        // a null value removes a variable the trial would otherwise inherit
+        environment.forEach((k, v) -> {
+            if (v == null) {
+                pb.environment().remove(k);
+            } else {
+                pb.environment().put(k, v);
+            }
+        });
         pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.redirectOutput(trialDirectory.resolve("trial.stdout").toFile());
         pb.redirectError(trialDirectory.resolve("trial.stderr").toFile());
