@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
                 + "regret per trial), runs.csv (tuner time per run), summary.md (median [Q1, Q3] regret after 25/50/100 trials "
                 + "beside NNI's figures) and convergence-FUNCTION.svg.",
             "Progress goes to standard error."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

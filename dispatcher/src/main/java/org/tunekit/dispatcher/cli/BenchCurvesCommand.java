@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
                 + "runs.csv, trials.csv, summary.md (median [Q1, Q3] of epochs spent, as %% of no early stopping, and of regret) and "
                 + "regret-vs-epochs.svg.",
             "Progress goes to standard error."})
-final class BenchCurvesCommand implements Callable<Integer> {
+public final class BenchCurvesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

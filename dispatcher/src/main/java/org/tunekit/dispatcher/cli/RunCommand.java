@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
                 + "dispatcher process, talks to it over a pipe, and evaluates a built-in objective as the trials "
                 + "(each reports one intermediate result per epoch, so the assessor can stop poor trials early).",
             "Objectives: branin, hartmann6, ackley5, mixed, nested (all minimised)."})
-final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -35,6 +35,8 @@ import org.tunekit.sdk.Parameters;
  */
 public final class EmbeddedManager {
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
+    /** The {@code tunekit} command's main class, in the command-line module, which is on the class path at run time. */
+    private static final String TUNEKIT_MAIN = "org.tunekit.cli.TunekitMain";
     private static final Object END = new Object();
 
     /**
@@ -221,7 +223,7 @@ public final class EmbeddedManager {
     private Process startDispatcher(String expParams) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                "org.tunekit.dispatcher.cli.TunekitMain", "dispatch", "--channel", "stdio:", "--exp_params", expParams));
+                TUNEKIT_MAIN, "dispatch", "--channel", "stdio:", "--exp_params", expParams));
         for (Path p : settings.plugins()) {
             cmd.add("--plugins");
             cmd.add(p.toString());

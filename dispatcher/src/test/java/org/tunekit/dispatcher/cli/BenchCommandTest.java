@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunekit.sdk.spi.TunerProvider;
+import picocli.CommandLine;
 
 class BenchCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -52,7 +54,7 @@ class BenchCommandTest {
 
     private int run(String... args) {
         args = concat(args, "--plugins", pluginDir.toString());
-        return TunekitMain.execute(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return execute(new BenchCommand(), args, out, err);
     }
 
     private String err() {
@@ -61,7 +63,7 @@ class BenchCommandTest {
 
     @Test
     void runsACatalogTunerEndToEndAndTheSameSeedsGiveTheSameCsv(@TempDir Path dir) throws Exception {
-        String[] common = {"bench", "--tuners", "BenchSampler,other=bench_sampler", "--tuner-args", "other={\"offset\": 1000}",
+        String[] common = {"--tuners", "BenchSampler,other=bench_sampler", "--tuner-args", "other={\"offset\": 1000}",
             "--functions", "branin,mixed", "--seeds", "0..2", "--trials", "25"};
         assertThat(run(concat(common, "--out", dir.resolve("a").toString(), "--threads", "2"))).as(err()).isZero();
         assertThat(run(concat(common, "--out", dir.resolve("b").toString(), "--threads", "1"))).as(err()).isZero();
@@ -75,25 +77,25 @@ class BenchCommandTest {
 
     @Test
     void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
-        assertThat(run("bench", "--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");
         assertThat(dir.resolve("regret.csv")).doesNotExist();
     }
 
     @Test
     void aTunerRejectingItsArgumentsStopsBeforeAnyRun(@TempDir Path dir) {
-        assertThat(run("bench", "--tuners", "BenchSampler", "--tuner-args", "BenchSampler={\"seed\": null}", "--out", dir.toString()))
+        assertThat(run("--tuners", "BenchSampler", "--tuner-args", "BenchSampler={\"seed\": null}", "--out", dir.toString()))
                 .isEqualTo(2);
         assertThat(err()).contains("'seed' is required here");
     }
 
     @Test
     void badOptionsAreNamed(@TempDir Path dir) {
-        assertThat(run("bench", "--tuners", "BenchSampler", "--functions", "rosenbrock", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuners", "BenchSampler", "--functions", "rosenbrock", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested");
-        assertThat(run("bench", "--tuners", "BenchSampler", "--modes", "parallel", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuners", "BenchSampler", "--modes", "parallel", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown mode 'parallel'");
-        assertThat(run("bench", "--tuners", "BenchSampler", "--tuner-args", "TPE={}", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuners", "BenchSampler", "--tuner-args", "TPE={}", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("--tuner-args names tuner 'TPE', which is not among the tuners [BenchSampler]");
     }
 
@@ -111,6 +113,14 @@ class BenchCommandTest {
                 }));
         assertThatThrownBy(() -> BenchCommand.tunerArguments(List.of("TPE=[1]"))).hasMessageContaining("must be a JSON object");
         assertThatThrownBy(() -> BenchCommand.tunerArguments(List.of("TPE={"))).hasMessageContaining("invalid JSON in --tuner-args of TPE");
+    }
+
+    /** Runs {@code command} as the command line would, with its output and errors going to {@code out} and {@code err}. */
+    static int execute(Object command, String[] args, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+        CommandLine cl = new CommandLine(command);
+        cl.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        cl.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        return cl.execute(args);
     }
 
     private static String[] concat(String[] a, String... b) {

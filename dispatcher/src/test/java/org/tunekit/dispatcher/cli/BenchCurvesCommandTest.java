@@ -3,7 +3,6 @@ package org.tunekit.dispatcher.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ class BenchCurvesCommandTest {
         System.arraycopy(args, 0, all, 0, args.length);
         all[args.length] = "--plugins";
         all[args.length + 1] = pluginDir.toString();
-        return TunekitMain.execute(all, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return BenchCommandTest.execute(new BenchCurvesCommand(), all, out, err);
     }
 
     private String err() {
@@ -37,7 +36,7 @@ class BenchCurvesCommandTest {
 
     @Test
     void runsTheBaselineAndSaysWhichAlgorithmsAreMissing(@TempDir Path dir) throws Exception {
-        int status = run("bench-curves", "--tuner", "BenchSampler", "--configs", "none,Medianstop,Hyperband", "--seeds", "0..1",
+        int status = run("--tuner", "BenchSampler", "--configs", "none,Medianstop,Hyperband", "--seeds", "0..1",
                 "--trials", "4", "--concurrency", "2", "--threads", "1", "--out", dir.toString());
         assertThat(status).as(err()).isZero();
         String stdout = out.toString(StandardCharsets.UTF_8);
@@ -54,28 +53,28 @@ class BenchCurvesCommandTest {
 
     @Test
     void anUnknownConfigurationStopsBeforeAnyRun(@TempDir Path dir) {
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none,Earlystop", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "none,Earlystop", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown configuration 'Earlystop'; available: none, Medianstop, Curvefitting");
         assertThat(dir.resolve("runs.csv")).doesNotExist();
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Patience@10", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "Patience@10", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("configuration 'Patience@10': Patience has no argument for where it starts judging");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@x", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "Medianstop@x", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("configuration 'Medianstop@x': the first judgement is an epoch (a whole number) or 'auto', got 'x'");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Curvefitting@auto", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "Curvefitting@auto", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("configuration 'Curvefitting@auto': Curvefitting cannot find where to start judging itself");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "Medianstop@0", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "Medianstop@0", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("the first judgement must be at an epoch in [1, 50], got 0");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--suite", "fast", "--out", dir.toString())).isEqualTo(2);
+        assertThat(run("--tuner", "BenchSampler", "--configs", "none", "--suite", "fast", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("tunekit bench-curves: unknown suite 'fast'; available: late-settling, early-settling");
         assertThat(dir.resolve("runs.csv")).doesNotExist();
     }
 
     @Test
     void configArgumentsMustNameAConfigurationAndBeAnObject(@TempDir Path dir) {
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--config-args", "Medianstop={}",
+        assertThat(run("--tuner", "BenchSampler", "--configs", "none", "--config-args", "Medianstop={}",
                 "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("--config-args names configuration 'Medianstop', which is not among [none]");
-        assertThat(run("bench-curves", "--tuner", "BenchSampler", "--configs", "none", "--config-args", "none=[1]",
+        assertThat(run("--tuner", "BenchSampler", "--configs", "none", "--config-args", "none=[1]",
                 "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("--config-args of none must be a JSON object");
     }

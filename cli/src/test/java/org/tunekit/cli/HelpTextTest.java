@@ -1,4 +1,4 @@
-package org.tunekit.dispatcher.cli;
+package org.tunekit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

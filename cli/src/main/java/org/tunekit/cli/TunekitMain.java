@@ -1,7 +1,12 @@
-package org.tunekit.dispatcher.cli;
+package org.tunekit.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
+import org.tunekit.dispatcher.cli.BenchCommand;
+import org.tunekit.dispatcher.cli.BenchCurvesCommand;
+import org.tunekit.dispatcher.cli.DispatchCommand;
+import org.tunekit.dispatcher.cli.ListCommand;
+import org.tunekit.dispatcher.cli.RunCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
