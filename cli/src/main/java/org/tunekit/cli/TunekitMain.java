@@ -2,11 +2,11 @@ package org.tunekit.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
-import org.tunekit.dispatcher.cli.BenchCommand;
-import org.tunekit.dispatcher.cli.BenchCurvesCommand;
+import org.tunekit.bench.curves.BenchCurvesCommand;
+import org.tunekit.bench.demo.RunCommand;
+import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.ListCommand;
-import org.tunekit.dispatcher.cli.RunCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
