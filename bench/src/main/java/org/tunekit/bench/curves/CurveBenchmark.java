@@ -28,7 +28,7 @@ import org.tunekit.sdk.Tuner;
  * fixed epoch budget (a fraction of what the tuner without early stopping spends). Writes
  * {@code runs.csv}, {@code trials.csv}, {@code summary.md} and {@code regret-vs-epochs.svg}.
  */
-public final class CurveBenchmark {
+final class CurveBenchmark {
 
     /**
      * What to run.

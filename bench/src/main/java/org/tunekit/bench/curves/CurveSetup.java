@@ -14,7 +14,7 @@ import java.util.Set;
  * @param advisor   the advisor's catalog name, or {@code null} (then the tuner runs)
  * @param arguments the assessor's or advisor's class arguments
  */
-public record CurveSetup(String label, String assessor, String advisor, Map<String, Object> arguments) {
+record CurveSetup(String label, String assessor, String advisor, Map<String, Object> arguments) {
 
     /** The label of the configuration without early stopping, the baseline of every comparison. */
     public static final String BASELINE = "none";

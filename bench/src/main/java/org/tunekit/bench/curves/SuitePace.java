@@ -8,7 +8,7 @@ import java.util.Locale;
  * ranking settles. Both paces share the search space and every configuration's final value (and so the
  * regret of every choice); only the curves' time constants differ.
  */
-public enum SuitePace {
+enum SuitePace {
     /**
      * Slow starters (warm-up onsets of 6 to 30 epochs) overtake the fast ones late: the rank correlation
      * of the value after k epochs with the final value is 0.12 at k = 5, 0.42 at 10 and 0.85 at 20. A hard

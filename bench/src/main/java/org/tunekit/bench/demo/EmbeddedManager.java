@@ -33,7 +33,7 @@ import org.tunekit.sdk.Parameters;
  * the run ends when no trial runs and no request is awaited. Trials are simulated: each follows a
  * learning curve that converges to the objective's value at its parameters.
  */
-public final class EmbeddedManager {
+final class EmbeddedManager {
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
     /** The {@code tunekit} command's main class, in the command-line module, which is on the class path at run time. */
     private static final String TUNEKIT_MAIN = "org.tunekit.cli.TunekitMain";

@@ -3,7 +3,7 @@ package org.tunekit.bench.quality;
 import java.util.Locale;
 
 /** How a run asks its tuner for parameter sets. */
-public enum Mode {
+enum Mode {
     /** One parameter set per request; its result is reported before the next request. */
     SEQUENTIAL("sequential", 1),
     /** Eight parameter sets per request; their eight results are reported before the next request. */

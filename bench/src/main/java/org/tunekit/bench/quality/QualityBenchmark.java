@@ -29,7 +29,7 @@ import org.tunekit.sdk.space.SearchSpace;
  * writes {@code regret.csv}, {@code runs.csv}, {@code summary.md} and one
  * {@code convergence-FUNCTION.svg} per function into the output directory.
  */
-public final class QualityBenchmark {
+final class QualityBenchmark {
     /** The {@code reference} value that shows the committed copy of NNI's figures. */
     public static final String BUILT_IN_REFERENCE = "built-in";
     /** The {@code reference} value that shows no NNI figures. */

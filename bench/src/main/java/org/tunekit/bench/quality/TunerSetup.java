@@ -12,7 +12,7 @@ import java.util.Map;
  * @param arguments class arguments added to (or, for the same key, replacing) the run's
  *                  {@code optimize_mode} and {@code seed}; a {@code null} value removes that argument
  */
-public record TunerSetup(String label, String name, Map<String, Object> arguments) {
+record TunerSetup(String label, String name, Map<String, Object> arguments) {
 
     /** Copies the arguments (keeping {@code null} values, which mean "remove"). */
     public TunerSetup {
