@@ -3,7 +3,7 @@ package org.tunekit.cli;
 import java.io.PrintStream;
 import java.util.Arrays;
 import org.tunekit.bench.curves.BenchCurvesCommand;
-import org.tunekit.bench.demo.RunCommand;
+import org.tunekit.bench.demo.DemoCommand;
 import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.ListCommand;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
-        subcommands = {DispatchCommand.class, ListCommand.class, RunCommand.class, BenchCommand.class, BenchCurvesCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchCurvesCommand.class, CommandLine.HelpCommand.class})
 public final class TunekitMain implements Runnable {
     static final String VERSION = "0.1.0";
 

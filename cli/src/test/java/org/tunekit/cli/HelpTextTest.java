@@ -13,7 +13,7 @@ class HelpTextTest {
 
     @Test
     void everyCommandsHelpRendersWithoutWarnings() {
-        for (String command : List.of("dispatch", "list", "run", "bench", "bench-curves")) {
+        for (String command : List.of("dispatch", "list", "demo", "bench", "bench-curves")) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             PrintStream previousErr = System.err;

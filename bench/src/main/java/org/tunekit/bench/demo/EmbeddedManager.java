@@ -24,7 +24,7 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.sdk.Parameters;
 
 /**
- * A small experiment manager for {@code tunekit run}. It starts the real dispatcher as a child
+ * A small experiment manager for {@code tunekit demo}. It starts the real dispatcher as a child
  * process and talks to it over the child's stdin and stdout in the pipe framing, as an NNI manager
  * would: {@code IN}, then {@code GE} for the free trial slots, and for each trial one
  * {@code ME PERIODICAL} per epoch, {@code ME FINAL} and {@code EN}, honouring {@code KI}, followed

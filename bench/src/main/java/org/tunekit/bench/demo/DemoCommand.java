@@ -11,13 +11,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code tunekit run}: runs a bundled example experiment with a small built-in manager. */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run an example experiment end to end, with no external manager: a built-in manager starts the real "
-                + "dispatcher process, talks to it over a pipe, and evaluates a built-in objective as the trials "
+/** {@code tunekit demo}: runs a simulated experiment with a small built-in manager. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run a simulated experiment end to end, with no external manager: a built-in manager starts the real "
+                + "dispatcher process, talks to it over a pipe, and simulates the trials with a built-in objective "
                 + "(each reports one intermediate result per epoch, so the assessor can stop poor trials early).",
             "Objectives: branin, hartmann6, ackley5, mixed, nested (all minimised)."})
-public final class RunCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -64,11 +64,11 @@ public final class RunCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         Objective obj = Objectives.all().get(objective);
         if (obj == null) {
-            err.println("tunekit run: unknown objective '" + objective + "'; available: " + String.join(", ", Objectives.all().keySet()));
+            err.println("tunekit demo: unknown objective '" + objective + "'; available: " + String.join(", ", Objectives.all().keySet()));
             return 2;
         }
         if (trials < 1 || concurrency < 1 || epochs < 1) {
-            err.println("tunekit run: --trials, --concurrency and --epochs must be at least 1");
+            err.println("tunekit demo: --trials, --concurrency and --epochs must be at least 1");
             return 2;
         }
         Map<String, Object> tunerEntry = new LinkedHashMap<>();
@@ -91,7 +91,7 @@ public final class RunCommand implements Callable<Integer> {
                 assessorEntry.put("classArgs", withOverrides(assessorDefaults, assessorArgs, "--assessor-args"));
             }
         } catch (IllegalArgumentException e) {
-            err.println("tunekit run: " + e.getMessage());
+            err.println("tunekit demo: " + e.getMessage());
             return 2;
         }
         out.printf("Experiment: minimise '%s' with %s%s; %d trials, %d at a time, %d epochs each, seed %d%n", obj.name(), tuner,
@@ -104,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             s = EmbeddedManager.run(settings, progress);
         } catch (java.io.IOException e) {
-            err.println("tunekit run: " + e.getMessage());
+            err.println("tunekit demo: " + e.getMessage());
             return 1;
         }
         out.println();
