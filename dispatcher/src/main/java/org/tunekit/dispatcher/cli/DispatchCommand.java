@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
 /** {@code tunekit dispatch}: runs a dispatcher for an experiment manager. */
 @Command(name = "dispatch", mixinStandardHelpOptions = true,
         description = "Run the dispatcher: read the manager's commands from a channel and drive the configured tuner, assessor or advisor.")
-final class DispatchCommand implements Callable<Integer> {
+public final class DispatchCommand implements Callable<Integer> {
 
     @Option(names = "--exp_params", required = true, paramLabel = "B64",
             description = "The experiment config as base64 of its JSON (the manager passes this).")
@@ -76,7 +76,8 @@ final class DispatchCommand implements Callable<Integer> {
         return Dispatchers.create(ch, config, catalog, settings);
     }
 
-    static List<Path> pluginDirectories(List<Path> fromOptions, Map<String, String> env) {
+    /** The plugin directories of {@code --plugins} options, then those of {@code $TUNEKIT_PLUGIN_PATH}. */
+    public static List<Path> pluginDirectories(List<Path> fromOptions, Map<String, String> env) {
         List<Path> dirs = new ArrayList<>(fromOptions);
         String path = env.get("TUNEKIT_PLUGIN_PATH");
         if (path != null) {

@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tunekit list}: every algorithm found, its kind and where it came from. */
 @Command(name = "list", mixinStandardHelpOptions = true, description = "List every tuner, assessor and advisor found, with the jar it came from.")
-final class ListCommand implements Callable<Integer> {
+public final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

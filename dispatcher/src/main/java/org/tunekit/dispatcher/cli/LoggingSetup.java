@@ -10,10 +10,14 @@ import java.util.Map;
  * stdout (which may be the wire), at the level {@code NNI_LOG_LEVEL} names. Must run before the
  * first logger is created.
  */
-final class LoggingSetup {
+public final class LoggingSetup {
     private LoggingSetup() {}
 
-    static void configure(Map<String, String> env, String defaultLevel) {
+    /**
+     * Sets the simple logger's properties that are not set already (a {@code -D} option wins), from
+     * {@code env}; {@code defaultLevel} applies when {@code NNI_LOG_LEVEL} is unset or unknown.
+     */
+    public static void configure(Map<String, String> env, String defaultLevel) {
         String dir = env.get("NNI_LOG_DIRECTORY");
         String target = "System.err";
         if (dir != null && !dir.isBlank()) {

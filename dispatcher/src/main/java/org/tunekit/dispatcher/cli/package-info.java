@@ -1,2 +1,5 @@
-/** The {@code tunekit} command line: {@code dispatch}, {@code list}, {@code run}, and NNI's interpreter calls. */
+/**
+ * The dispatcher's sub-commands of the {@code tunekit} command line: {@code dispatch} and {@code list},
+ * and the logging and stdout set-up they share. The root command is in the command-line module.
+ */
 package org.tunekit.dispatcher.cli;

@@ -1,0 +1,183 @@
+package org.tunekit.bench.quality;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code summary.md}: per mode, one table of the regret quartiles after 25, 50 and 100 trials for
+ * each function and tuner, NNI's rows beside Tunekit's, and the mean tuner time per run.
+ */
+final class SummaryMarkdown {
+    private static final int MAX_MESSAGE = 160;
+
+    /**
+     * What the summary says about how the benchmark ran.
+     *
+     * @param seeds           the seeds asked for
+     * @param threads         how many runs ran at once
+     * @param wallSeconds     wall time of the whole benchmark
+     * @param referenceSource where NNI's figures came from, or {@code null} when none are shown
+     * @param plotFiles       the convergence plots, relative to the summary
+     * @param environment     the Java version and machine, or empty
+     */
+    record RunInfo(List<Long> seeds, int threads, double wallSeconds, String referenceSource, List<String> plotFiles, String environment) {
+        RunInfo {
+            seeds = List.copyOf(seeds);
+            plotFiles = List.copyOf(plotFiles);
+        }
+    }
+
+    private SummaryMarkdown() {}
+
+    static String render(Results results, NniReference reference, RunInfo info) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Tunekit quality benchmark\n\n");
+        sb.append("Functions of the HPO suite (`hpo-suite.md`), all minimised; regret = best value found so far minus the known optimum f*.\n");
+        sb.append("Runs: ").append(results.tuners().size()).append(" tuner(s) (").append(String.join(", ", results.tuners()))
+                .append(") × ").append(results.functions().size()).append(" function(s) × ").append(results.modes().size())
+                .append(" mode(s) × seeds ").append(Numbers.seeds(info.seeds())).append(", ").append(results.trials())
+                .append(" trials each; batch mode asks for ").append(Mode.BATCH.batchSize()).append(" parameter sets per request. ")
+                .append(info.threads()).append(" run(s) at a time, ").append(Numbers.sig3(info.wallSeconds())).append(" s in all.\n");
+        if (!info.environment().isEmpty()) {
+            sb.append("Machine: ").append(info.environment()).append(".\n");
+        }
+        sb.append('\n');
+        sb.append("Cells: median [Q1, Q3] over the seeds. Quartiles interpolate linearly between order statistics ")
+                .append("(numpy's default `percentile`, Hyndman and Fan type 7). Bold: the lowest median of the column for that function.\n");
+        sb.append("Tuner s/run: mean seconds spent inside the tuner per run (updateSearchSpace, generateParameters / ")
+                .append("generateMultipleParameters, receiveTrialResult, trialEnd), objective evaluation excluded.\n");
+        if (info.referenceSource() != null && !reference.anchors().isEmpty()) {
+            sb.append("\nRows in italics are NNI's own tuners, from ").append(info.referenceSource()).append(":\n\n");
+            for (String note : reference.notes()) {
+                sb.append("> ").append(note).append("  \n");
+            }
+        }
+        for (Mode mode : results.modes()) {
+            sb.append('\n');
+            appendMode(sb, results, reference, mode);
+        }
+        if (!info.plotFiles().isEmpty()) {
+            sb.append("\n## Convergence\n\n");
+            for (String f : info.plotFiles()) {
+                sb.append("![").append(f).append("](").append(f).append(")\n\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    private record Row(String function, String tuner, boolean nni, String seeds, List<Double> medians, List<String> cells, String tunerSeconds) {}
+
+    private static void appendMode(StringBuilder sb, Results results, NniReference reference, Mode mode) {
+        List<Integer> checkpoints = results.checkpoints();
+        sb.append("## ").append(Character.toUpperCase(mode.label().charAt(0))).append(mode.label().substring(1)).append(" mode");
+        sb.append(mode == Mode.BATCH ? " (" + Mode.BATCH.batchSize() + " parameter sets per request)\n\n" : " (one parameter set per request)\n\n");
+        sb.append("| function | tuner | seeds |");
+        for (int c : checkpoints) {
+            sb.append(" after ").append(c).append(" |");
+        }
+        sb.append(" tuner s/run |\n|---|---|---|");
+        sb.append("---|".repeat(checkpoints.size())).append("---|\n");
+        for (String function : results.functions()) {
+            List<Row> rows = new ArrayList<>();
+            for (String tuner : results.tuners()) {
+                rows.add(tunekitRow(results, function, tuner, mode, checkpoints));
+            }
+            for (String nni : reference.tuners(mode)) {
+                nniRow(reference, function, nni, mode, checkpoints).ifPresent(rows::add);
+            }
+            double[] best = new double[checkpoints.size()];
+            java.util.Arrays.fill(best, Double.POSITIVE_INFINITY);
+            for (Row r : rows) {
+                for (int i = 0; i < best.length; i++) {
+                    Double m = r.medians().get(i);
+                    if (m != null && m < best[i]) {
+                        best[i] = m;
+                    }
+                }
+            }
+            for (Row r : rows) {
+                sb.append("| ").append(function).append(" | ").append(italicIf(r.nni(), (r.nni() ? "NNI " : "") + escape(r.tuner())))
+                        .append(" | ").append(italicIf(r.nni(), escape(r.seeds()))).append(" |");
+                for (int i = 0; i < r.cells().size(); i++) {
+                    Double m = r.medians().get(i);
+                    String cell = escape(r.cells().get(i));
+                    if (m != null && m == best[i]) {
+                        cell = "**" + cell + "**";
+                    }
+                    sb.append(' ').append(italicIf(r.nni(), cell)).append(" |");
+                }
+                sb.append(' ').append(italicIf(r.nni(), r.tunerSeconds())).append(" |\n");
+            }
+        }
+    }
+
+    private static String italicIf(boolean italic, String text) {
+        return italic && !text.isEmpty() ? "*" + text + "*" : text;
+    }
+
+    private static Row tunekitRow(Results results, String function, String tuner, Mode mode, List<Integer> checkpoints) {
+        int ok = results.succeeded(tuner, function, mode).size();
+        Map<String, Integer> failures = results.failures(tuner, function, mode);
+        int failed = failures.values().stream().mapToInt(Integer::intValue).sum();
+        List<Double> medians = new ArrayList<>();
+        List<String> cells = new ArrayList<>();
+        if (ok == 0) {
+            String why = failures.isEmpty() ? "not run" : "failed: " + shorten(failures.keySet().iterator().next());
+            for (int i = 0; i < checkpoints.size(); i++) {
+                medians.add(null);
+                cells.add(i == 0 ? why : "");
+            }
+            return new Row(function, tuner, false, "0", medians, cells, "");
+        }
+        for (int c : checkpoints) {
+            Quantiles q = results.regretAfter(tuner, function, mode, c);
+            medians.add(q.median());
+            cells.add(Numbers.quartiles(q));
+        }
+        String seeds = failed == 0 ? Integer.toString(ok)
+                : ok + " (" + failed + " failed: " + shorten(failures.keySet().iterator().next()) + ")";
+        return new Row(function, tuner, false, seeds, medians, cells, Numbers.seconds(results.meanTunerSeconds(tuner, function, mode)));
+    }
+
+    private static Optional<Row> nniRow(NniReference reference, String function, String tuner, Mode mode, List<Integer> checkpoints) {
+        List<Double> medians = new ArrayList<>();
+        List<String> cells = new ArrayList<>();
+        String seeds = null;
+        boolean any = false;
+        for (int c : checkpoints) {
+            Optional<NniReference.Anchor> a = reference.anchor(tuner, mode, function, c);
+            if (a.isEmpty()) {
+                medians.add(null);
+                cells.add("");
+                continue;
+            }
+            any = true;
+            NniReference.Anchor anchor = a.get();
+            if (anchor.median() == null) {
+                medians.add(null);
+                cells.add(anchor.note());
+                continue;
+            }
+            seeds = anchor.seeds();
+            medians.add(anchor.median());
+            cells.add(anchor.q1() == null ? Numbers.sig3(anchor.median())
+                    : Numbers.sig3(anchor.median()) + " [" + Numbers.sig3(anchor.q1()) + ", " + Numbers.sig3(anchor.q3()) + "]");
+        }
+        if (!any) {
+            return Optional.empty();
+        }
+        String time = reference.tunerSeconds(tuner, mode, function).map(Numbers::seconds).orElse("");
+        return Optional.of(new Row(function, tuner, true, seeds == null ? "" : seeds, medians, cells, time));
+    }
+
+    private static String shorten(String message) {
+        String m = message.replace('\n', ' ').replace('\r', ' ');
+        return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE - 1) + "…";
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|");
+    }
+}

@@ -1,0 +1,99 @@
+package org.tunekit.bench.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.bench.testing.Commands;
+import org.tunekit.bench.testing.SamplerPlugin;
+
+class BenchCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @TempDir
+    static Path pluginDir;
+
+    /** The test tuner {@code BenchSampler}, in a plugin jar of its own. */
+    @BeforeAll
+    static void packPlugin() throws Exception {
+        SamplerPlugin.pack(pluginDir);
+    }
+
+    private int run(String... args) {
+        args = concat(args, "--plugins", pluginDir.toString());
+        return Commands.execute(new BenchCommand(), args, out, err);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void runsACatalogTunerEndToEndAndTheSameSeedsGiveTheSameCsv(@TempDir Path dir) throws Exception {
+        String[] common = {"--tuners", "BenchSampler,other=bench_sampler", "--tuner-args", "other={\"offset\": 1000}",
+            "--functions", "branin,mixed", "--seeds", "0..2", "--trials", "25"};
+        assertThat(run(concat(common, "--out", dir.resolve("a").toString(), "--threads", "2"))).as(err()).isZero();
+        assertThat(run(concat(common, "--out", dir.resolve("b").toString(), "--threads", "1"))).as(err()).isZero();
+        List<String> a = Files.readAllLines(dir.resolve("a/regret.csv"));
+        assertThat(a).hasSize(1 + 2 * 2 * 2 * 3 * 25).isEqualTo(Files.readAllLines(dir.resolve("b/regret.csv")));
+        assertThat(a).anyMatch(l -> l.startsWith("other,mixed,batch,2,25,"));
+        assertThat(err()).contains("bench: 24 runs").contains("bench: 24/24 runs (100.0%)");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("24 runs, 0 failed; wrote:").contains("summary.md");
+        assertThat(Files.readString(dir.resolve("a/summary.md"))).contains("| mixed | other | 3 |").contains("*NNI tpe*");
+    }
+
+    @Test
+    void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
+        assertThat(run("--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");
+        assertThat(dir.resolve("regret.csv")).doesNotExist();
+    }
+
+    @Test
+    void aTunerRejectingItsArgumentsStopsBeforeAnyRun(@TempDir Path dir) {
+        assertThat(run("--tuners", "BenchSampler", "--tuner-args", "BenchSampler={\"seed\": null}", "--out", dir.toString()))
+                .isEqualTo(2);
+        assertThat(err()).contains("'seed' is required here");
+    }
+
+    @Test
+    void badOptionsAreNamed(@TempDir Path dir) {
+        assertThat(run("--tuners", "BenchSampler", "--functions", "rosenbrock", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested");
+        assertThat(run("--tuners", "BenchSampler", "--modes", "parallel", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown mode 'parallel'");
+        assertThat(run("--tuners", "BenchSampler", "--tuner-args", "TPE={}", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("--tuner-args names tuner 'TPE', which is not among the tuners [BenchSampler]");
+    }
+
+    @Test
+    void seedListsAndTunerArguments() {
+        assertThat(BenchCommand.parseSeeds("0..3,7, 9..10")).containsExactly(0L, 1L, 2L, 3L, 7L, 9L, 10L);
+        assertThatThrownBy(() -> BenchCommand.parseSeeds("0..x")).hasMessageContaining("'0..x' is not a number or a range");
+        assertThatThrownBy(() -> BenchCommand.parseSeeds("5..1")).hasMessageContaining("must go upwards");
+        assertThat(BenchCommand.tunerArguments(List.of("TPE={\"n_startup_jobs\": 10}", "TPE={\"seed\": null}")))
+                .containsExactly(Map.entry("TPE", new java.util.LinkedHashMap<>(java.util.Collections.<String, Object>emptyMap()) {
+                    {
+                        put("n_startup_jobs", 10L);
+                        put("seed", null);
+                    }
+                }));
+        assertThatThrownBy(() -> BenchCommand.tunerArguments(List.of("TPE=[1]"))).hasMessageContaining("must be a JSON object");
+        assertThatThrownBy(() -> BenchCommand.tunerArguments(List.of("TPE={"))).hasMessageContaining("invalid JSON in --tuner-args of TPE");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
