@@ -139,9 +139,9 @@ public final class TrialClient {
      * give the new set, and results are reported for it.
      *
      * @return the set, or empty when the manager has none: standalone after the first set, on the
-     *         file channel after the first set unless {@code MULTI_PHASE} is {@code true}, and on any
-     *         channel once the manager has closed it (an HTTP manager that does not hand out further
-     *         sets leaves this waiting until it closes the channel or ends the trial)
+     *         file channel after the first set unless {@code MULTI_PHASE} is {@code true}, and on the
+     *         HTTP channel once the manager has closed it (an HTTP manager that does not hand out
+     *         further sets leaves this waiting until it closes the channel or ends the trial)
      * @throws UncheckedIOException when the channel fails
      */
     public Optional<Parameters> nextParameters() {
