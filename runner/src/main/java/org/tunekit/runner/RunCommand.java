@@ -2,7 +2,6 @@ package org.tunekit.runner;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.runner.results.ExperimentResults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -244,21 +244,13 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The dispatcher's and the runner's log go to {@code FOLDER/log/experiment.log}; must run before the first logger is made. */
-    private static void configureLogging(Path folder, String nniLevel) throws IOException {
-        Path logs = folder.resolve("log");
-        Files.createDirectories(logs);
-        System.setProperty("org.slf4j.simpleLogger.logFile", logs.resolve("experiment.log").toString());
-        String level = nniLevel == null ? "info" : switch (nniLevel.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "trace" -> "trace";
-            case "debug" -> "debug";
-            case "warning", "warn" -> "warn";
-            case "error", "fatal", "critical" -> "error";
-            default -> "info";
-        };
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
-        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
-        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS");
-        System.setProperty("org.slf4j.simpleLogger.showShortLogName", "true");
+    /** The dispatcher's and the runner's log go to {@code FOLDER/log/}; must run before the first logger is made. */
+    private static void configureLogging(Path folder, String nniLevel) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("NNI_LOG_DIRECTORY", folder.resolve("log").toString());
+        if (nniLevel != null) {
+            env.put("NNI_LOG_LEVEL", nniLevel);
+        }
+        LoggingSetup.configure(env, "info");
     }
 }
