@@ -4,7 +4,11 @@
  * result is a smooth function of the parameters, best at x = 0.3 and lr = 0.01.
  *
  * It needs only the SDK jar and a JDK 17 (no compilation step: java runs the source file).
- * Build the jar once, from the repository's root:
+ * With Tunekit's runner, run the experiment next to it from the repository's root:
+ *
+ *     ./tunekit run examples/java-trial/config.yml
+ *
+ * (the runner gives each trial the SDK jar's path as TUNEKIT_SDK_JAR). To build the jar yourself:
  *
  *     ./mvnw -B -ntp -pl sdk package -DskipTests
  *
@@ -31,7 +35,7 @@ import org.tunekit.sdk.trial.TrialClient;
 public class Train {
     private static final int EPOCHS = 5;
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         TrialClient trial = TrialClient.fromEnvironment();
         Parameters p = trial.parameters();
         double x = parameter(p, "x", 0.5);
@@ -45,6 +49,7 @@ public class Train {
         for (int epoch = 1; epoch <= EPOCHS; epoch++) {
             accuracy = ceiling * (1 - Math.exp(-rate * epoch));
             trial.reportIntermediate(accuracy);
+            Thread.sleep(100); // an epoch's work
         }
         trial.reportFinal(accuracy);
     }

@@ -43,7 +43,7 @@ final class ExperimentStore implements AutoCloseable {
 
     /** A trial as the runner needs it back on resume. */
     record StoredTrial(int sequence, String trialJobId, long parameterId, String parameterRecord, TrialStatus status,
-                       String finalMetric) {}
+                       String finalMetric, Long pid, Instant started) {}
 
     /** Creates the database of a new experiment. */
     static ExperimentStore create(Path dir, String id, ExperimentSpec spec, Map<String, Object> options, Instant now) {
@@ -60,7 +60,7 @@ final class ExperimentStore implements AutoCloseable {
                     + " started_ms INTEGER NOT NULL, ended_ms INTEGER)");
             s.executeUpdate("CREATE TABLE trials (job_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL UNIQUE, parameter_id INTEGER NOT NULL,"
                     + " parameter_record TEXT NOT NULL, status TEXT NOT NULL, started_ms INTEGER NOT NULL, ended_ms INTEGER,"
-                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL)");
+                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER)");
             s.executeUpdate("CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, parameter_id INTEGER,"
                     + " type TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, value_number REAL, time_ms INTEGER NOT NULL)");
             s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
@@ -152,6 +152,11 @@ final class ExperimentStore implements AutoCloseable {
                 jobId, sequence, parameterId, parameterRecord, at.toEpochMilli());
     }
 
+    /** Records the process id of a trial's process, so that a resumed run can end it if it outlived the runner. */
+    synchronized void trialProcess(String jobId, long pid) {
+        update("UPDATE trials SET pid = ? WHERE job_id = ?", pid, jobId);
+    }
+
     /** Records a metric; a final one also becomes the trial's final result. */
     synchronized void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
         try {
@@ -186,10 +191,12 @@ final class ExperimentStore implements AutoCloseable {
     synchronized List<StoredTrial> trials() {
         List<StoredTrial> out = new ArrayList<>();
         try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
-                "SELECT sequence, job_id, parameter_id, parameter_record, status, final_metric FROM trials ORDER BY sequence")) {
+                "SELECT sequence, job_id, parameter_id, parameter_record, status, final_metric, pid, started_ms FROM trials ORDER BY sequence")) {
             while (r.next()) {
+                long pid = r.getLong(7);
+                Long p = r.wasNull() ? null : pid;
                 out.add(new StoredTrial(r.getInt(1), r.getString(2), r.getLong(3), r.getString(4), TrialStatus.valueOf(r.getString(5)),
-                        r.getString(6)));
+                        r.getString(6), p, Instant.ofEpochMilli(r.getLong(8))));
             }
             db.commit();
             return out;

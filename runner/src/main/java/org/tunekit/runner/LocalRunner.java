@@ -323,6 +323,10 @@ final class LocalRunner {
         }
         Instant now = clock.instant();
         for (ExperimentStore.StoredTrial t : lost) {
+            String leftover = TrialProcess.endLeftover(t.pid(), t.started());
+            if (leftover != null) {
+                store.event("leftover", t.trialJobId(), leftover, now);
+            }
             Trial again = new Trial(t.parameterRecord(), t.parameterId());
             pending.add(again);
             store.trialEnded(t.trialJobId(), TrialStatus.LOST, null, "the runner stopped while this trial ran; its parameters run again", now);
@@ -721,6 +725,7 @@ final class LocalRunner {
             fail("trial " + t.jobId + " could not be started: " + e.getMessage());
             return;
         }
+        store.trialProcess(t.jobId, t.process.pid());
         running.put(t.jobId, t);
         String jobId = t.jobId;
         t.process.onExit().thenAccept(code -> events.add(new TrialExited(jobId, code)));

@@ -90,6 +90,28 @@ final class TrialProcess {
         }, grace.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Ends a trial's process that outlived a killed runner: the process with that id, if it started
+     * when the trial did (within a few seconds; a process id may have been reused since), with its
+     * descendants. Returns what was done, or {@code null} when there was nothing to end.
+     */
+    static String endLeftover(Long pid, java.time.Instant trialStarted) {
+        if (pid == null) {
+            return null;
+        }
+        var handle = ProcessHandle.of(pid);
+        if (handle.isEmpty() || !handle.get().isAlive()) {
+            return null;
+        }
+        var started = handle.get().info().startInstant();
+        if (started.isEmpty() || Duration.between(trialStarted, started.get()).abs().compareTo(Duration.ofSeconds(5)) > 0) {
+            return null;
+        }
+        handle.get().descendants().forEach(ProcessHandle::destroyForcibly);
+        handle.get().destroyForcibly();
+        return "its process " + pid + " was still running from before the restart: killed";
+    }
+
     /** Kills the process tree at once (SIGKILL). */
     void kill() {
         stopRequested = true;

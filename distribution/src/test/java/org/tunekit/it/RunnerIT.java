@@ -1,0 +1,175 @@
+package org.tunekit.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tunekit run}: the real process runs real trial processes, is killed with SIGKILL and resumed. */
+class RunnerIT {
+    private static final Pattern EXPERIMENT = Pattern.compile("^Experiment ([a-z0-9]{8})");
+
+    @TempDir
+    Path tmp;
+
+    /** A finished run: exit status, everything printed. */
+    record Run(int status, String out, String err) {}
+
+    private Run tunekit(List<String> args, Map<String, String> env) throws Exception {
+        Process p = start(args, env);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        return new Run(p.exitValue(), out, Files.readString(tmp.resolve("stderr.txt")));
+    }
+
+    private Process start(List<String> args, Map<String, String> env) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(TunekitProcess.HOME.resolve("tunekit").toString());
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(TunekitProcess.HOME.toFile());
+        pb.environment().put("TUNEKIT_NO_BUILD", "1");
+        pb.environment().put("TUNEKIT_EXPERIMENTS_DIR", tmp.resolve("experiments").toString());
+        pb.environment().putAll(env);
+        pb.redirectError(tmp.resolve("stderr.txt").toFile());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        return pb.start();
+    }
+
+    private static String experimentId(String out) {
+        Matcher m = EXPERIMENT.matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void theJavaExampleRunsEndToEndWithEarlyStoppingAndATable() throws Exception {
+        Run r = tunekit(List.of("run", "examples/java-trial/config.yml"), Map.of());
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("Experiment ").contains("Best parameters").contains("tunekit results");
+        String id = experimentId(r.out());
+        Path folder = tmp.resolve("experiments").resolve(id);
+        assertThat(folder.resolve("experiment.db")).isRegularFile();
+        try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("experiment.db"))) {
+            assertThat(count(db, "SELECT count(*) FROM trials")).isEqualTo(16);
+            assertThat(count(db, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED' AND final_value IS NOT NULL")).isPositive();
+            assertThat(count(db, "SELECT count(*) FROM trials WHERE status NOT IN ('SUCCEEDED', 'EARLY_STOPPED')")).isZero();
+            assertThat(count(db, "SELECT count(*) FROM metrics WHERE type = 'PERIODICAL'")).isGreaterThanOrEqualTo(16 * 2);
+        }
+        Run results = tunekit(List.of("results", id), Map.of());
+        assertThat(results.status()).isZero();
+        assertThat(results.out()).contains(id).contains("Best parameters");
+    }
+
+    @Test
+    void aBadConfigIsRefusedBeforeAnythingStarts() throws Exception {
+        Path config = tmp.resolve("bad.yml");
+        Files.writeString(config, "searchSpace: {x: {_type: uniform, _value: [1, 0]}}\ntrialCommand: exit 0\ntrialConcurrency: 1\n"
+                + "tuner: {name: Random}\n");
+        Run r = tunekit(List.of("run", config.toString()), Map.of());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("tunekit run: searchSpace.x: ");
+        assertThat(tmp.resolve("experiments")).doesNotExist();
+    }
+
+    @Test
+    void aRunnerKilledWithSigkillResumesWithoutLosingOrRepeatingAnything() throws Exception {
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        // a trial on NNI 2.x's file channel (no curl needed): reads parameter.cfg, appends one frame
+        Files.writeString(code.resolve("t.sh"), """
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                x=$(printf '%s' "$p" | sed -n 's/.*"x": *\\([-0-9.eE+]*\\).*/\\1/p')
+                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
+                sleep 0.4
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                """);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, """
+                searchSpace: {x: {_type: uniform, _value: [0, 1]}}
+                trialCommand: sh t.sh
+                trialConcurrency: 3
+                maxTrialNumber: 24
+                tuner: {name: TPE, classArgs: {optimize_mode: minimize, seed: 1}}
+                """);
+        String id = null;
+        int kills = 0;
+        int[] killAfter = {2, 5, 4};
+        while (true) {
+            List<String> args = id == null ? List.of("run", config.toString()) : List.of("run", "--resume", id);
+            Process p = start(args, Map.of());
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            StringBuilder seen = new StringBuilder();
+            int ended = 0;
+            String line;
+            boolean killed = false;
+            while ((line = out.readLine()) != null) {
+                seen.append(line).append('\n');
+                if (id == null && line.startsWith("Experiment ")) {
+                    id = experimentId(line);
+                }
+                if (line.startsWith("  trial ") && ++ended == (kills < killAfter.length ? killAfter[kills] : Integer.MAX_VALUE)) {
+                    p.toHandle().destroyForcibly();
+                    killed = true;
+                    kills++;
+                    break;
+                }
+            }
+            assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            if (!killed) {
+                assertThat(p.exitValue()).as(seen + Files.readString(tmp.resolve("stderr.txt"))).isZero();
+                break;
+            }
+            assertThat(p.exitValue()).isEqualTo(137);
+        }
+        assertThat(kills).isEqualTo(3);
+        Path db = tmp.resolve("experiments").resolve(id).resolve("experiment.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'RUNNING'")).isZero();
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED'")).isEqualTo(24);
+            assertThat(count(c, "SELECT count(DISTINCT parameter_id) FROM trials WHERE status = 'SUCCEEDED'")).isEqualTo(24);
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED' AND final_value IS NULL")).isZero();
+            // every trial a kill interrupted ran again with the same parameters
+            Set<Long> lost = new HashSet<>(longs(c, "SELECT parameter_id FROM trials WHERE status = 'LOST'"));
+            assertThat(lost).isNotEmpty();
+            assertThat(longs(c, "SELECT parameter_id FROM trials WHERE status = 'SUCCEEDED'")).containsAll(lost);
+            assertThat(c.createStatement().executeQuery("SELECT status FROM experiment").getString(1)).isEqualTo("DONE");
+        }
+    }
+
+    private static long count(Connection c, String sql) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    private static List<Long> longs(Connection c, String sql) throws Exception {
+        List<Long> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            while (r.next()) {
+                out.add(r.getLong(1));
+            }
+        }
+        return out;
+    }
+}
