@@ -1,0 +1,2 @@
+/** {@code tunekit bench-runner}: what the local runner itself costs per trial. */
+package org.tunekit.bench.runner;
