@@ -31,17 +31,32 @@ final class ExperimentFolders {
         return dir != null && !dir.isBlank() ? Path.of(dir).toAbsolutePath() : Path.of(System.getProperty("user.home"), "tunekit-experiments");
     }
 
-    /** Makes the folder of a new experiment under {@code root} and lists it in the default root's registry. */
-    static Path create(Path root, String id, Map<String, String> env) throws IOException {
+    /** Makes the folder of a new experiment under {@code root}. */
+    static Path create(Path root, String id) throws IOException {
         Path dir = root.resolve(id);
         Files.createDirectories(root);
         Files.createDirectory(dir);
+        return dir;
+    }
+
+    /** Removes the folder of an experiment that was refused before it started. */
+    static void remove(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // best effort: a folder left behind holds no experiment database
+        }
+    }
+
+    /** Lists an experiment's folder in the default root's registry, so that its id finds it from anywhere. */
+    static void register(String id, Path dir, Map<String, String> env) throws IOException {
         Path registryRoot = defaultRoot(env);
         Files.createDirectories(registryRoot);
         // one short append: lines from runners started at the same moment do not interleave
         Files.writeString(registryRoot.resolve(REGISTRY), id + "\t" + dir.toAbsolutePath() + "\n", StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
-        return dir;
     }
 
     /** A new experiment id: eight lowercase letters and digits, not yet used under {@code root}. */

@@ -131,7 +131,8 @@ final class LocalRunner {
         }
     }
 
-    private final ExperimentStore store;
+    private ExperimentStore store;
+    private MsgDispatcherBase dispatcher;
     private final ExperimentSpec spec;
     private final Path directory;
     private final Options options;
@@ -157,8 +158,7 @@ final class LocalRunner {
     private Instant deadline;
     private HttpTrialChannel trialChannel;
 
-    LocalRunner(ExperimentStore store, ExperimentSpec spec, Path directory, Options options, Progress progress, Clock clock) {
-        this.store = store;
+    LocalRunner(ExperimentSpec spec, Path directory, Options options, Progress progress, Clock clock) {
         this.spec = spec;
         this.directory = directory;
         this.options = options;
@@ -177,20 +177,33 @@ final class LocalRunner {
     }
 
     /**
-     * Runs the experiment to its end.
+     * Finds and creates the tuner, assessor or advisor the config names, and the dispatcher over them;
+     * done before the experiment is recorded, so that a config naming an unknown algorithm or a wrong
+     * argument leaves nothing behind.
      *
-     * @param resume true to continue the trials already in the store
-     * @throws ConfigException when an algorithm cannot be created from the config (before any trial starts)
+     * @throws ConfigException when an algorithm cannot be created from the config
      */
-    Outcome run(boolean resume) throws IOException, InterruptedException {
+    void prepare() {
         AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.plugins());
         DispatcherSettings settings = new DispatcherSettings(false, null, options.includeIntermediateResults(), DISPATCHER_STOP_TIMEOUT);
-        MsgDispatcherBase dispatcher;
         try {
             dispatcher = Dispatchers.create(channel, spec.algorithmConfig(), catalog, settings);
         } catch (RuntimeException | LinkageError e) {
             throw new ConfigException(org.tunekit.dispatcher.ErrorReporter.describe(e).lines().findFirst().orElse(e.toString()));
         }
+    }
+
+    /**
+     * Runs the experiment to its end, recording it in {@code store}; {@link #prepare} first.
+     *
+     * @param resume true to continue the trials already in the store
+     */
+    Outcome run(ExperimentStore store, boolean resume) throws IOException, InterruptedException {
+        if (dispatcher == null) {
+            throw new IllegalStateException("prepare() first");
+        }
+        this.store = store;
+        MsgDispatcherBase dispatcher = this.dispatcher;
         start = clock.instant();
         deadline = spec.maxExperimentDuration() == null ? null : start.plus(spec.maxExperimentDuration());
         Thread dispatcherThread = new Thread(() -> events.add(new DispatcherExited(dispatcher.run())), "tunekit-dispatcher");

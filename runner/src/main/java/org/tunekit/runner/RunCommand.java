@@ -74,22 +74,26 @@ public final class RunCommand implements Callable<Integer> {
             err.println("tunekit run: give an experiment config (tunekit run config.yml) or --resume ID, not " + (config == null ? "neither" : "both"));
             return 2;
         }
-        Path folder;
+        Path folder = null;
+        boolean created = false;
         ExperimentSpec experiment;
-        ExperimentStore store;
-        AutoCloseable lock;
-        LocalRunner.Options options;
+        ExperimentStore store = null;
+        AutoCloseable lock = null;
+        LocalRunner runner;
+        Progress progress;
         try {
             Duration silence = "0".equals(silenceTimeout.strip()) ? null : option(silenceTimeout, "--silence-timeout");
             Duration grace = option(stopGrace, "--stop-grace");
-            LocalRunner.TrialChannels channels = channels(trialChannel);
+            Map<String, Object> stored;
+            String id;
             if (resume != null) {
                 folder = ExperimentFolders.find(resume, dir, env);
                 lock = ExperimentFolders.lock(folder);
                 configureLogging(folder, null);
                 store = ExperimentStore.open(folder, false);
+                id = store.id();
                 experiment = store.spec();
-                Map<String, Object> stored = store.options();
+                stored = store.options();
                 if (plugins.isEmpty() && stored.get("plugins") instanceof List<?> l) {
                     l.forEach(p -> plugins.add(Path.of((String) p)));
                 }
@@ -97,50 +101,66 @@ public final class RunCommand implements Callable<Integer> {
                 if (trialChannel == null && stored.get("trialChannel") instanceof String c) {
                     trialChannel = c;
                 }
-                if ("DONE".equals(store.status())) {
-                    out.println("Experiment " + store.id() + " had ended (DONE); continuing it with the budget its config leaves.");
-                }
             } else {
                 experiment = ExperimentSpec.load(config);
                 Path root = experiment.workingDirectory() != null ? experiment.workingDirectory()
                         : dir != null ? dir.toAbsolutePath() : ExperimentFolders.defaultRoot(env);
-                String id = ExperimentFolders.newId(root);
-                folder = ExperimentFolders.create(root, id, env);
+                id = ExperimentFolders.newId(root);
+                folder = ExperimentFolders.create(root, id);
+                created = true;
                 lock = ExperimentFolders.lock(folder);
                 configureLogging(folder, experiment.logLevel());
-                Map<String, Object> stored = new LinkedHashMap<>();
+                stored = new LinkedHashMap<>();
                 stored.put("plugins", plugins.stream().map(p -> p.toAbsolutePath().toString()).toList());
                 stored.put("includeIntermediateResults", includeIntermediateResults);
-                stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
-                store = ExperimentStore.create(folder, id, experiment, stored, Clock.systemUTC().instant());
             }
-            options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar(),
-                    channels(trialChannel));
+            LocalRunner.TrialChannels channels = channels(trialChannel);
+            stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
+            var options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar(), channels);
+            boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
+            progress = new Progress(out, terminal, experiment.maximize());
+            runner = new LocalRunner(experiment, folder, options, progress, Clock.systemUTC());
+            // the algorithms are found and created before the experiment is recorded
+            runner.prepare();
+            if (created) {
+                store = ExperimentStore.create(folder, id, experiment, stored, Clock.systemUTC().instant());
+                ExperimentFolders.register(id, folder, env);
+            }
         } catch (ConfigException | RunnerException e) {
             err.println("tunekit run: " + e.getMessage());
+            if (store != null) {
+                store.close();
+            }
+            if (lock != null) {
+                lock.close();
+            }
+            if (created) {
+                ExperimentFolders.remove(folder);
+            }
             return 2;
         }
         for (String w : experiment.warnings()) {
             err.println("tunekit run: warning: " + w);
         }
-        try (lock; store) {
-            return run(store, experiment, folder, options, out, err);
+        try (AutoCloseable held = lock; ExperimentStore s = store) {
+            if (resume != null && "DONE".equals(s.status())) {
+                out.println("Experiment " + s.id() + " had ended (DONE); continuing it with the budget its config leaves.");
+            }
+            return run(runner, progress, s, experiment, folder, out, err);
         }
     }
 
-    private int run(ExperimentStore store, ExperimentSpec experiment, Path folder, LocalRunner.Options options, PrintWriter out,
+    private int run(LocalRunner runner, Progress progress, ExperimentStore store, ExperimentSpec experiment, Path folder, PrintWriter out,
                     PrintWriter err) throws IOException, InterruptedException {
         out.println(header(store.id(), experiment));
         out.println("Folder: " + folder);
         out.flush();
-        boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
-        Progress progress = new Progress(out, terminal, experiment.maximize());
-        LocalRunner runner = new LocalRunner(store, experiment, folder, options, progress, Clock.systemUTC());
         CountDownLatch ended = new CountDownLatch(1);
+        Duration grace = option(stopGrace, "--stop-grace");
         Thread hook = new Thread(() -> {
             runner.requestStop("interrupted");
             try {
-                ended.await(options.stopGrace().toMillis() + 15_000, TimeUnit.MILLISECONDS);
+                ended.await(grace.toMillis() + 15_000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException ignored) {
                 Thread.currentThread().interrupt();
             }
@@ -148,12 +168,7 @@ public final class RunCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         LocalRunner.Outcome outcome;
         try {
-            outcome = runner.run(resume != null);
-        } catch (ConfigException e) {
-            store.setStatus("ERROR", Clock.systemUTC().instant());
-            store.event("error", null, e.getMessage(), Clock.systemUTC().instant());
-            err.println("tunekit run: " + e.getMessage());
-            return 2;
+            outcome = runner.run(store, resume != null);
         } catch (RunnerException e) {
             store.setStatus("ERROR", Clock.systemUTC().instant());
             store.event("error", null, e.getMessage(), Clock.systemUTC().instant());

@@ -175,12 +175,12 @@ class LocalRunnerTest {
     }
 
     @Test
-    void aTunerThatThrowsEndsTheExperimentWithItsError() throws Exception {
+    void aMisspeltTunerArgumentIsRefusedBeforeTheExperimentIsMade() throws Exception {
         RunnerFixture f = new RunnerFixture(tmp).trial("t.sh", "exit 0\n");
         String yaml = RunnerFixture.config("sh t.sh", 3, 1, "").replace("classArgs: {seed: 3, optimize_mode: minimize}",
                 "classArgs: {seed: 3, optimize_mode: minimize, no_such_argument: 1}");
         assertThatThrownBy(() -> f.run(yaml)).isInstanceOf(ConfigException.class).hasMessageContaining("no_such_argument");
-        assertThat(f.folder.resolve("trials")).doesNotExist();
+        assertThat(f.folder).doesNotExist();
     }
 
     @Test
@@ -192,7 +192,7 @@ class LocalRunnerTest {
         String record = "{\"parameter_id\": 3, \"parameter_source\": \"algorithm\", \"parameters\": {\"x\": 0.25}, \"parameter_index\": 0}";
         f.store.trialStarted(3, "lost1", 3, record, Clock.systemUTC().instant());
         ExperimentSpec six = ExperimentSpec.load(f.config(yaml));
-        LocalRunner.Outcome outcome = f.runner(six).run(true);
+        LocalRunner.Outcome outcome = f.resume(six);
         assertThat(outcome).isEqualTo(LocalRunner.Outcome.DONE);
         List<TrialRecord> trials = f.results().trials();
         assertThat(trials.get(3).status()).isEqualTo(TrialStatus.LOST);

@@ -71,19 +71,28 @@ final class RunnerFixture {
     LocalRunner.Outcome run(String yaml) throws Exception {
         ExperimentSpec spec = ExperimentSpec.load(config(yaml));
         String id = ExperimentFolders.newId(experiments);
-        folder = Files.createDirectories(experiments.resolve(id));
+        folder = experiments.resolve(id);
+        LocalRunner runner = runner(spec);
+        runner.prepare();
+        Files.createDirectories(folder);
         store = ExperimentStore.create(folder, id, spec, Map.of(), Clock.systemUTC().instant());
-        return runner(spec).run(false);
+        return runner.run(store, false);
     }
 
     /** Runs the stored experiment again, as --resume does. */
     LocalRunner.Outcome resume() throws Exception {
-        return runner(store.spec()).run(true);
+        return resume(store.spec());
+    }
+
+    LocalRunner.Outcome resume(ExperimentSpec spec) throws Exception {
+        LocalRunner runner = runner(spec);
+        runner.prepare();
+        return runner.run(store, true);
     }
 
     LocalRunner runner(ExperimentSpec spec) {
         var options = new LocalRunner.Options(List.of(), stopGrace, silence, includeIntermediate, null, channels);
-        return new LocalRunner(store, spec, folder, options, Progress.silent(), Clock.systemUTC());
+        return new LocalRunner(spec, folder, options, Progress.silent(), Clock.systemUTC());
     }
 
     ExperimentResults results() {
