@@ -62,7 +62,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             "trialCommand", "trialCodeDirectory", "trialGpuNumber", "debug");
     /** Keys that mark NNI's v1 config format. */
     private static final Set<String> V1_KEYS = Set.of("authorName", "trial", "searchSpacePath", "trainingServicePlatform", "maxExecDuration",
-            "maxTrialNum", "useAnnotation_v1");
+            "maxTrialNum");
     private static final Pattern DURATION = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*([a-zA-Z]*)\\s*");
 
     ExperimentSpec {
@@ -92,8 +92,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
     static ExperimentSpec fromMap(Map<?, ?> raw, Path base, Path configFile) {
         Map<String, Object> c = stringKeys(raw, "");
         List<String> warnings = new ArrayList<>();
-        for (String k : V1_KEYS) {
-            if (c.containsKey(k)) {
+        for (String k : c.keySet()) {
+            if (V1_KEYS.contains(k)) {
                 throw new ConfigException("'" + k + "' is a key of NNI's v1 config format; tunekit run reads NNI's v2 format "
                         + "(trialCommand, trialCodeDirectory, trialConcurrency, searchSpace or searchSpaceFile, tuner, ...)");
             }
