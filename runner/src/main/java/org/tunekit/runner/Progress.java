@@ -59,7 +59,7 @@ final class Progress {
             bestTrial = jobId;
         }
         StringBuilder line = new StringBuilder();
-        line.append(String.format(Locale.ROOT, "  trial %-4d %s  %-13s", sequence, jobId, status));
+        line.append(String.format(Locale.ROOT, "  trial %-4d %s  %-14s", sequence, jobId, status));
         line.append(v == null ? String.format("%-20s", "") : String.format(Locale.ROOT, "value %-14s", number(v)));
         line.append(String.format(Locale.ROOT, "%8s", LocalRunner.human(took)));
         if (best != null) {
