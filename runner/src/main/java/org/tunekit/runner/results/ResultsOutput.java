@@ -1,5 +1,7 @@
 package org.tunekit.runner.results;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,5 +116,24 @@ public final class ResultsOutput {
         }
         sb.append("; elapsed ").append(Values.elapsed(r, clock).map(Values::duration).orElse("unknown"));
         return sb.toString();
+    }
+
+    /**
+     * Writes {@code trials.csv} and {@code intermediate.csv} into the folder (created if missing), in UTF-8, as
+     * RFC 4180 describes: a header line, CRLF line ends, a field quoted (its quotes doubled) when it holds a comma,
+     * a quote or a line break. Each file is replaced atomically: a temporary file in the folder moved over it.
+     *
+     * <p>{@code trials.csv}: one row per trial in order of sequence with {@code sequence, trial_job_id,
+     * parameter_id, status, final_value, started, ended, duration_s, exit_code, message}, then one column per
+     * parameter any trial has, by name, nested choices flattened: {@code optimizer} (the option chosen),
+     * {@code optimizer.lr} (its sub-value), empty where a trial has no such value; a parameter named like a
+     * fixed column is headed {@code param.NAME}. Numbers in full precision, {@code NaN} and {@code Infinity}
+     * spelled so; times ISO-8601 in UTC; lists as JSON; a missing value is an empty field.
+     *
+     * <p>{@code intermediate.csv}: {@code trial_job_id, step, value}, one row per intermediate result, trials in
+     * order of sequence, steps from 1 within each trial.
+     */
+    public static void writeCsv(ExperimentResults r, Path dir) throws IOException {
+        Csv.write(r, dir);
     }
 }
