@@ -136,4 +136,15 @@ public final class ResultsOutput {
     public static void writeCsv(ExperimentResults r, Path dir) throws IOException {
         Csv.write(r, dir);
     }
+
+    /**
+     * Writes the whole results as JSON to the file (its folder created if missing), in UTF-8, replacing it
+     * atomically. The object has the components of {@link ExperimentResults} by name, its {@code trials} those of
+     * {@link TrialRecord} (parameters, final metric and intermediate values as they are); times are ISO-8601 text
+     * in UTC; a missing value is {@code null}; a number JSON cannot hold (NaN, an infinity) is written as
+     * {@code null} too.
+     */
+    public static void writeJson(ExperimentResults r, Path file) throws IOException {
+        Json.write(r, file);
+    }
 }
