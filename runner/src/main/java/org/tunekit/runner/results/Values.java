@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -107,11 +107,18 @@ final class Values {
         return s.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 
-    /** How many trials are in each status, in the order of the enum, statuses with none left out. */
+    /** The order statuses are counted in: how trials ended, the usual first, then those still running. */
+    static final List<TrialStatus> COUNT_ORDER = List.of(TrialStatus.SUCCEEDED, TrialStatus.EARLY_STOPPED,
+            TrialStatus.FAILED, TrialStatus.USER_CANCELED, TrialStatus.LOST, TrialStatus.RUNNING);
+
+    /** How many trials are in each status, in {@link #COUNT_ORDER}, statuses with none left out. */
     static Map<TrialStatus, Integer> counts(ExperimentResults r) {
-        Map<TrialStatus, Integer> counts = new EnumMap<>(TrialStatus.class);
-        for (TrialRecord t : r.trials()) {
-            counts.merge(t.status(), 1, Integer::sum);
+        Map<TrialStatus, Integer> counts = new LinkedHashMap<>();
+        for (TrialStatus s : COUNT_ORDER) {
+            int n = (int) r.trials().stream().filter(t -> t.status() == s).count();
+            if (n > 0) {
+                counts.put(s, n);
+            }
         }
         return counts;
     }
