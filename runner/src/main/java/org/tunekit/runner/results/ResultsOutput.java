@@ -147,4 +147,26 @@ public final class ResultsOutput {
     public static void writeJson(ExperimentResults r, Path file) throws IOException {
         Json.write(r, file);
     }
+
+    /**
+     * Writes {@code report.html} into the folder (created if missing) and returns its path: one self-contained
+     * page, its plots embedded as PNG images in data URIs, replaced atomically. It holds the experiment's id,
+     * name, status, direction, trial counts, elapsed time (as {@link #summaryLine} takes it, to now from the
+     * system clock), best value and best parameters; a table of the 20 best trials; plots of the final value
+     * over trials with the best so far, of the intermediate curves coloured by whether the trial was stopped
+     * early, and of each parameter against the final value; and a table of every trial, with exit codes and
+     * messages. All text from the results is escaped. Plots draw headless (this sets {@code java.awt.headless}
+     * to true unless it is set) and leave out values that are not finite; a plot with nothing to show is left
+     * out, so the report of an experiment with no trials is still a valid page.
+     */
+    public static Path writeReport(ExperimentResults r, Path dir) throws IOException {
+        return writeReport(r, dir, Clock.systemUTC());
+    }
+
+    static Path writeReport(ExperimentResults r, Path dir, Clock clock) throws IOException {
+        Path file = dir.resolve(HtmlReport.FILE);
+        String html = HtmlReport.render(r, clock);
+        AtomicFiles.write(file, out -> out.write(html));
+        return file;
+    }
 }
