@@ -24,11 +24,11 @@ public final class ResultsOutput {
      * The best trials as an aligned plain-text table, its lines separated by {@code \n} (none at the end).
      *
      * <p>Columns: rank, trial job id, final value, status, duration, then one per top-level parameter of the
-     * trials shown, by name. Rows: the {@code limit} best trials, best first. Each line fits {@code width}
-     * characters: the widest of the trial id and parameter columns are cut first, with an ellipsis, down to
-     * {@value TextTable#MIN_WIDTH} characters, then parameter columns are left out from the right and a last
-     * line names them; only when rank, value, status and duration alone are wider do lines exceed the width.
-     * With no ranked trial it is a single line saying so.
+     * trials shown, by name. Rows: the {@code limit} best trials, best first. Numbers align right, text left.
+     * Each line fits {@code width} characters: the widest of the trial id and parameter columns is cut first,
+     * with an ellipsis, down to 5 characters each; then parameter columns are left out from the right and a last
+     * line names them. Lines exceed the width only when rank, value, status, duration and a 5-character trial
+     * id alone do. With no ranked trial it is a single line saying so.
      *
      * @param limit how many trials at most, at least 1
      * @param width the widest a line may be, in characters, at least 1
@@ -110,7 +110,7 @@ public final class ResultsOutput {
         Optional<TrialRecord> best = Values.ranking(r).stream().findFirst();
         if (best.isPresent()) {
             sb.append("best ").append(Values.number(best.get().finalValue()))
-                    .append(" (trial ").append(Values.oneLine(best.get().trialJobId())).append(')');
+                    .append(" (trial ").append(Values.oneLine(String.valueOf(best.get().trialJobId()))).append(')');
         } else {
             sb.append("no final value");
         }
