@@ -4,6 +4,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.ToNumberPolicy;
 import com.google.gson.TypeAdapter;
+import com.google.gson.TypeAdapterFactory;
 import com.google.gson.reflect.TypeToken;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
@@ -14,9 +15,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * The results as JSON: the records' components by name, times as ISO-8601 text, numbers that are not finite
+ * The results as JSON: the records' components by name, map entries by key, times as ISO-8601 text, numbers that are not finite
  * (NaN, infinities, which JSON cannot hold) as {@code null}. Reading back gives equal results, but that a final
  * value that was not finite reads as absent and an intermediate value that was not finite reads as NaN (a
  * parameter that was not finite cannot be read back: a record holds no null parameter); whole numbers in
@@ -29,6 +32,7 @@ final class Json {
             .registerTypeAdapter(Instant.class, new InstantAdapter().nullSafe())
             .registerTypeAdapter(Double.class, new FiniteDoubleAdapter())
             .registerTypeAdapter(TypeToken.getParameterized(List.class, Double.class).getType(), new CurveAdapter())
+            .registerTypeAdapterFactory(new KeyOrderFactory())
             .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE)
             .serializeNulls()
             .setPrettyPrinting()
@@ -51,6 +55,36 @@ final class Json {
 
     static ExperimentResults read(Reader in) {
         return GSON.fromJson(in, ExperimentResults.class);
+    }
+
+    /**
+     * Maps with text keys written by key: parameter maps are unordered ({@code Map.copyOf}, whose order changes
+     * from one run of the JVM to the next), and the same results should give the same file.
+     */
+    private static final class KeyOrderFactory implements TypeAdapterFactory {
+        @Override
+        public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {
+            if (!Map.class.isAssignableFrom(type.getRawType())) {
+                return null;
+            }
+            TypeAdapter<T> delegate = gson.getDelegateAdapter(this, type);
+            return new TypeAdapter<>() {
+                @Override
+                @SuppressWarnings("unchecked")
+                public void write(JsonWriter out, T value) throws IOException {
+                    if (value instanceof Map<?, ?> m && m.keySet().stream().allMatch(k -> k instanceof String)) {
+                        delegate.write(out, (T) new TreeMap<>(m));
+                    } else {
+                        delegate.write(out, value);
+                    }
+                }
+
+                @Override
+                public T read(JsonReader in) throws IOException {
+                    return delegate.read(in);
+                }
+            };
+        }
     }
 
     private static final class InstantAdapter extends TypeAdapter<Instant> {

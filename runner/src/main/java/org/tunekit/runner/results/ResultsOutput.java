@@ -140,7 +140,8 @@ public final class ResultsOutput {
     /**
      * Writes the whole results as JSON to the file (its folder created if missing), in UTF-8, replacing it
      * atomically. The object has the components of {@link ExperimentResults} by name, its {@code trials} those of
-     * {@link TrialRecord} (parameters, final metric and intermediate values as they are); times are ISO-8601 text
+     * {@link TrialRecord} (parameters, final metric and intermediate values as they are, map entries by key, so
+     * the same results always give the same file); times are ISO-8601 text
      * in UTC; a missing value is {@code null}; a number JSON cannot hold (NaN, an infinity) is written as
      * {@code null} too.
      */

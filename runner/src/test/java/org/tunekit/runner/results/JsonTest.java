@@ -55,6 +55,10 @@ class JsonTest {
                 "finalValue", "finalMetric", "intermediate", "started", "ended", "exitCode", "message");
         assertThat(trial.get("started").getAsString()).isEqualTo("2026-03-01T10:00:00.123456789Z");
         assertThat(trial.getAsJsonObject("finalMetric").get("epochs").toString()).isEqualTo("10");
+        JsonObject failed = root.getAsJsonArray("trials").get(1).getAsJsonObject();
+        assertThat(failed.getAsJsonObject("parameters").keySet()).containsExactly("bn", "layers", "lr", "optimizer");
+        assertThat(failed.getAsJsonObject("parameters").getAsJsonObject("optimizer").keySet())
+                .containsExactly("_name", "momentum");
     }
 
     @Test
