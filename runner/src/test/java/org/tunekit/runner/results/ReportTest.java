@@ -1,0 +1,182 @@
+package org.tunekit.runner.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.tunekit.runner.results.Trials.T0;
+import static org.tunekit.runner.results.Trials.experiment;
+import static org.tunekit.runner.results.Trials.trial;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportTest {
+    private static final Clock CLOCK = Clock.fixed(T0.plusSeconds(86_400), ZoneOffset.UTC);
+    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    private static final Pattern IMG = Pattern.compile(
+            "<figure id=\"([^\"]+)\">\\s*<img src=\"([^\"]+)\" width=\"(\\d+)\" height=\"(\\d+)\"");
+
+    @TempDir
+    Path dir;
+
+    private String write(ExperimentResults r) throws IOException {
+        Path file = ResultsOutput.writeReport(r, dir.resolve("out"), CLOCK);
+        assertThat(file).isEqualTo(dir.resolve("out/report.html"));
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            assertThat(files).containsExactly(file);
+        }
+        String html = Files.readString(file);
+        assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
+        return html;
+    }
+
+    /** The figures' ids, having checked that each embeds a PNG that reads at the size the page gives. */
+    private static List<String> checkedFigures(String html) throws IOException {
+        List<String> ids = new ArrayList<>();
+        Matcher m = IMG.matcher(html);
+        while (m.find()) {
+            ids.add(m.group(1));
+            assertThat(m.group(2)).startsWith("data:image/png;base64,");
+            byte[] png = Base64.getDecoder().decode(m.group(2).substring("data:image/png;base64,".length()));
+            assertThat(Arrays.copyOf(png, 8)).containsExactly(PNG_SIGNATURE);
+            BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+            assertThat(image).as(m.group(1)).isNotNull();
+            assertThat(image.getWidth()).isPositive().isEqualTo(Integer.parseInt(m.group(3)));
+            assertThat(image.getHeight()).isPositive().isEqualTo(Integer.parseInt(m.group(4)));
+        }
+        assertThat(html.split("<img ", -1)).hasSize(ids.size() + 1);
+        return ids;
+    }
+
+    @Test
+    void aSampleExperimentHasEveryPartAndPlotsThatReadAsPngs() throws IOException {
+        ExperimentResults r = SampleExperiment.create(60, 7);
+        String html = write(r);
+        assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-activation",
+                "parameter-batch_size", "parameter-dropout", "parameter-learning_rate", "parameter-optimizer",
+                "parameter-optimizer.beta1", "parameter-optimizer.momentum");
+        assertThat(html).contains("<h1>cifar10 &lt;small&gt; net &amp; friends</h1>", "Experiment k3xq7w9a",
+                "<td>STOPPED</td>", "maximize (higher is better)", "60 trials: 29 succeeded, 28 early stopped, 2 failed,"
+                + " 1 running", "<td>" + ResultsOutput.summaryLine(r, CLOCK).replaceAll(".*elapsed ", "") + "</td>",
+                "<h2>Best parameters</h2>", "<h2>Best trials</h2>", "All trials (60)",
+                "RuntimeError: CUDA out of memory");
+        TrialRecord best = Values.ranking(r).get(0);
+        assertThat(html).contains(Values.number(best.finalValue()) + " (trial " + best.trialJobId());
+    }
+
+    @Test
+    void escapesEveryTextFromTheResults() throws IOException {
+        TrialRecord t = new TrialRecord(0, "<b>id</b>", 0, Map.of("<img src=x>", "\"'&", "opt",
+                Map.of("_name", "<i>", "k", "</td>")), TrialStatus.FAILED, 1.0, null, List.of(0.5, 1.0), T0, T0,
+                1, "<script>alert(1)</script>");
+        String html = write(new ExperimentResults("<id>", "<script>alert('x')</script>", false, T0, null, "ERROR",
+                List.of(t)));
+        assertThat(html).doesNotContain("<script", "<b>", "<i>", "<img src=x", "</td>\"")
+                .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;", "&lt;b&gt;id&lt;/b&gt;",
+                        "&lt;img src=x&gt;", "&quot;&#39;&amp;", "&lt;i&gt;(k=&lt;/td&gt;)");
+        checkedFigures(html);
+    }
+
+    @Test
+    void noTrialsStillMakeAPage() throws IOException {
+        String html = write(new ExperimentResults("e0", null, true, T0, null, "RUNNING", List.of()));
+        assertThat(checkedFigures(html)).isEmpty();
+        assertThat(html).contains("<h1>e0</h1>", "no trials", "Nothing to plot yet", "All trials (0)");
+    }
+
+    @Test
+    void trialsWithoutFinalValuesStillPlotTheirCurves() throws IOException {
+        ExperimentResults r = experiment(true, List.of(
+                trial(0, TrialStatus.RUNNING, null, Map.of("x", 1L), List.of(0.1, Double.NaN, 0.3), 0),
+                trial(1, TrialStatus.EARLY_STOPPED, Double.NaN, Map.of("x", 2L), List.of(0.2), 0),
+                trial(2, TrialStatus.FAILED, Double.POSITIVE_INFINITY, Map.of("x", 3L), List.of(), 0)));
+        String html = write(r);
+        assertThat(checkedFigures(html)).containsExactly("intermediate");
+    }
+
+    @Test
+    void oneTrialPlotsEverything() throws IOException {
+        String html = write(experiment(false, List.of(trial(0, TrialStatus.SUCCEEDED, 0.5,
+                Map.of("lr", 0.1, "kind", "a"), List.of(0.9), 1))));
+        assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-kind",
+                "parameter-lr");
+    }
+
+    @Test
+    void manyTrialsAndAwkwardParameters() throws IOException {
+        List<TrialRecord> trials = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            List<Double> curve = new ArrayList<>();
+            for (int e = 0; e < 1 + i % 30; e++) {
+                curve.add(Math.exp(-e / 5.0) * (1 + i % 7));
+            }
+            Map<String, Object> p = Map.of(
+                    "scale", Math.pow(10, -6 + i % 9),          // log axis
+                    "constant", 4L,                              // one value
+                    "mixed", i % 3 == 0 ? "auto" : (Object) (long) (i % 5), // categories from mixed types
+                    "choice", "a rather long category name number " + i % 12, // long labels, cut alike
+                    "flag", i % 2 == 0,
+                    "empty", i % 4 == 0 ? "" : " ");
+            TrialStatus s = i % 3 == 0 ? TrialStatus.EARLY_STOPPED : TrialStatus.SUCCEEDED;
+            Double value = i % 10 == 9 ? Double.valueOf(Double.NaN)
+                    : s == TrialStatus.SUCCEEDED ? Double.valueOf(1e-3 * (1 + i)) : null;
+            trials.add(trial(i, s, value, p, curve, 10));
+        }
+        String html = write(experiment(false, trials));
+        assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-choice",
+                "parameter-constant", "parameter-empty", "parameter-flag", "parameter-mixed", "parameter-scale");
+        assertThat(html).contains("The 20 best of 300 trials with a final value.");
+    }
+
+    @Test
+    void logAxesOnlyForPositiveValuesOverTwoDecadesCrowdingTheLowEnd() {
+        assertThat(Plots.logWide(new double[] {1e-5, 3e-4, 1e-3, 2e-3, 1e-1})).isTrue();
+        assertThat(Plots.logWide(new double[] {0.004, 0.1, 0.25, 0.3, 0.5})).isFalse();
+        assertThat(Plots.logWide(new double[] {0.01, 0.02, 0.9})).isFalse();
+        assertThat(Plots.logWide(new double[] {0, 1e-5, 1e-3, 1})).isFalse();
+        assertThat(Plots.logWide(new double[] {})).isFalse();
+    }
+
+    @Test
+    void categoryLabelsAreShortDistinctAndNeverBlank() {
+        assertThat(Plots.categoryLabels(List.of("", " ", "resnet_block_v2_50", "resnet_block_v2_101", "a rather long"
+                + " name that ends alike", "a rather long name that, too, ends alike", "x"))).containsExactly("\"\"",
+                "\" \"", "resnet…k_v2_50", "resnet…_v2_101", "a rath…s alike", "a rat…alike~2", "x");
+    }
+
+    @Test
+    void tickLabelsDifferSoTheAxisAlwaysGetsTicks() {
+        for (int n = 1; n <= 60; n++) {
+            int count = n;
+            Function<Double, String> f = Plots.integerTicks(p -> p >= 0 && p < count ? "c" + p : null);
+            assertThat(f.apply(-0.5)).as("ends of %d categories", n).isNotEqualTo(f.apply(n - 0.5));
+            for (double step : new double[] {1, 2, 5, 10, 20, 50}) {
+                // XChart's ticks: from one step below the low end to under two steps past the high end.
+                Set<String> labels = new HashSet<>();
+                int ticks = 0;
+                for (double x = -step; x < n - 0.5 + 2 * step; x += step) {
+                    labels.add(f.apply(x));
+                    ticks++;
+                }
+                assertThat(labels).as("%d categories, step %s", n, step).hasSize(ticks);
+            }
+        }
+    }
+}
