@@ -2,9 +2,10 @@ package org.tunekit.runner;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.tunekit.runner.results.ExperimentResults;
-import org.tunekit.runner.results.TrialRecord;
+import org.tunekit.runner.results.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,17 +54,40 @@ public final class ResultsCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The table of the best trials and the best parameters. */
+    /** The summary, the table of the best trials and the best parameters. */
     static void print(ExperimentResults results, int top, PrintWriter out) {
-        out.println("Experiment " + results.id() + ": " + results.status() + ", " + results.trials().size() + " trials");
-        for (TrialRecord t : results.ranked().stream().limit(top).toList()) {
-            out.println("  " + t.trialJobId() + "  " + t.finalValue() + "  " + t.parameters());
+        out.println(ResultsOutput.summaryLine(results, Clock.systemUTC()));
+        if (results.best().isEmpty()) {
+            out.println("No trial reported a final result.");
+            return;
         }
-        results.best().ifPresent(b -> out.println("Best parameters: " + b.parameters()));
+        out.println();
+        out.print(ResultsOutput.bestTable(results, Math.max(1, top), terminalWidth()));
+        out.println();
+        out.println("Best parameters:");
+        out.print(ResultsOutput.bestParameters(results));
     }
 
-    /** Writes the result files to {@code dir} and says where they are. */
+    /** Writes trials.csv, intermediate.csv, experiment.json and report.html to {@code dir} and says where they are. */
     static void writeOutputs(ExperimentResults results, Path dir, PrintWriter out) {
-        // filled by the results writers
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            ResultsOutput.writeCsv(results, dir);
+            ResultsOutput.writeJson(results, dir.resolve("experiment.json"));
+            Path report = ResultsOutput.writeReport(results, dir);
+            out.println();
+            out.println("Report: " + report + "   (trials.csv, intermediate.csv and experiment.json beside it)");
+        } catch (java.io.IOException | RuntimeException e) {
+            out.println("tunekit: could not write the results to " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static int terminalWidth() {
+        String columns = System.getenv("COLUMNS");
+        try {
+            return columns == null ? 120 : Math.max(60, Integer.parseInt(columns.strip()));
+        } catch (NumberFormatException e) {
+            return 120;
+        }
     }
 }
