@@ -46,6 +46,7 @@ public final class ResultsCommand implements Callable<Integer> {
             err.println("tunekit results: " + e.getMessage());
             return 2;
         }
+        out.println("Experiment " + results.id() + (results.name() == null ? "" : " (" + results.name() + ")"));
         print(results, top, out);
         if (outDir != null) {
             writeOutputs(results, outDir, out);

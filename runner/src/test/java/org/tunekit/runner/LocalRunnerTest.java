@@ -202,4 +202,30 @@ class LocalRunnerTest {
         List<Long> ids = trials.stream().filter(t -> t.status() != TrialStatus.LOST).map(TrialRecord::parameterId).toList();
         assertThat(ids).doesNotHaveDuplicates().hasSize(6);
     }
+
+    @Test
+    void aMultiPhaseTrialGetsMoreParametersOnTheChannelItAskedOn() throws Exception {
+        // over HTTP: a second request gets the tuner's next parameters; over files: a REQUEST_PARAMETER
+        // frame with parameter_index 1 makes parameter_1.cfg appear
+        RunnerFixture f = new RunnerFixture(tmp).trial("t.sh", RunnerFixture.HTTP_TRIAL_HELPERS + """
+                if [ "$NNI_TRIAL_SEQ_ID" = 0 ]; then
+                  ask; first=$id
+                  metric FINAL 0 "$x"
+                  ask; [ "$id" != "$first" ] || exit 5
+                  metric FINAL 0 "$x"
+                  exit 0
+                fi
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                body="{\\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"REQUEST_PARAMETER\\", \\"sequence\\": 0, \\"parameter_index\\": 1}"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                i=0
+                while [ ! -s "$NNI_SYS_DIR/parameter_1.cfg" ]; do i=$((i+1)); [ $i -lt 100 ] || exit 6; sleep 0.1; done
+                grep -q '"parameter_index": 1' "$NNI_SYS_DIR/parameter_1.cfg" || exit 8
+                """);
+        assertThat(f.run(RunnerFixture.config("sh t.sh", 2, 1, ""))).isEqualTo(LocalRunner.Outcome.DONE);
+        List<TrialRecord> trials = f.results().trials();
+        assertThat(trials).extracting(TrialRecord::status).as(trials.toString()).containsOnly(TrialStatus.SUCCEEDED);
+    }
 }
