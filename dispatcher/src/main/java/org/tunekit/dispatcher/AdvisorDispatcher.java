@@ -2,8 +2,6 @@ package org.tunekit.dispatcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicLong;
 import org.tunekit.dispatcher.channel.CommandChannel;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
@@ -21,7 +19,9 @@ import org.tunekit.sdk.TrialEnd;
 public final class AdvisorDispatcher extends MsgDispatcherBase {
     private final Advisor advisor;
     private final DispatcherSettings settings;
-    private final AtomicLong nextParameterId = new AtomicLong();
+    private final CheckpointStore checkpoints;
+    private final ParameterIds ids;
+    private long lastSave = System.nanoTime();
 
     /**
      * @param channel  the channel to the manager
@@ -32,23 +32,38 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
         super(channel, settings.stopTimeout());
         this.advisor = advisor;
         this.settings = settings;
+        this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
+        this.ids = new ParameterIds(checkpoints);
     }
 
     @Override
-    protected void onStart() {
-        Path dir = settings.checkpointDirectory();
-        if (settings.resume() && dir != null) {
-            MsgDispatcher.load(dir.resolve("advisor"), "advisor", advisor::loadCheckpoint);
+    protected void onStart() throws IOException {
+        if (settings.resume() && checkpoints != null) {
+            ids.resume();
+            MsgDispatcher.load(checkpoints.current("advisor"), "advisor", advisor::loadCheckpoint);
         }
         call("open", () -> advisor.open(new Context()));
     }
 
     @Override
-    protected void onStop() {
-        Path dir = settings.checkpointDirectory();
-        if (dir != null) {
-            MsgDispatcher.save(dir.resolve("advisor"), "advisor", advisor::saveCheckpoint);
+    protected void onStop() throws IOException {
+        if (checkpoints != null) {
+            save();
+            ids.close();
+            org.slf4j.LoggerFactory.getLogger(AdvisorDispatcher.class).info("checkpoint saved to {}", settings.checkpointDirectory());
         }
+    }
+
+    /** Saves the advisor's state after a result or a trial end, at most once per checkpoint interval. */
+    private void checkpoint() {
+        if (checkpoints != null && System.nanoTime() - lastSave >= settings.checkpointInterval().toNanos()) {
+            save();
+        }
+    }
+
+    private void save() {
+        MsgDispatcher.save(checkpoints, "advisor", advisor::saveCheckpoint, null);
+        lastSave = System.nanoTime();
     }
 
     @Override
@@ -71,12 +86,18 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
             }
             case REPORT_METRIC_DATA -> {
                 var report = Payloads.metric(command).toReport();
-                submit(Queue.DEFAULT, () -> call("reportMetric", () -> advisor.reportMetric(report)));
+                submit(Queue.DEFAULT, () -> {
+                    call("reportMetric", () -> advisor.reportMetric(report));
+                    checkpoint();
+                });
             }
             case TRIAL_END -> {
                 var end = Payloads.trialEnd(command);
                 var event = new TrialEnd(end.trialJobId(), end.event(), end.parameterId());
-                submit(Queue.DEFAULT, () -> call("trialEnd", () -> advisor.trialEnd(event)));
+                submit(Queue.DEFAULT, () -> {
+                    call("trialEnd", () -> advisor.trialEnd(event));
+                    checkpoint();
+                });
             }
             case IMPORT_DATA -> {
                 var data = Payloads.importData(command);
@@ -84,8 +105,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
             }
             case ADD_CUSTOMIZED_TRIAL_JOB -> {
                 var records = Payloads.customizedTrials(command);
-                records.stream().filter(r -> r.parameterId() != null)
-                        .forEach(r -> nextParameterId.accumulateAndGet(r.parameterId() + 1, Math::max));
+                records.stream().filter(r -> r.parameterId() != null).forEach(r -> ids.after(r.parameterId()));
                 submit(Queue.DEFAULT, () -> call("addCustomizedTrials", () -> advisor.addCustomizedTrials(records)));
             }
             default -> throw new ProtocolException("command " + command.type().code() + " is not handled by the dispatcher");
@@ -105,7 +125,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     private final class Context implements AdvisorContext {
         @Override
         public long newParameterId() {
-            return nextParameterId.getAndIncrement();
+            return ids.take();
         }
 
         @Override

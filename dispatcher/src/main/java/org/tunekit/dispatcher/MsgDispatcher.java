@@ -61,13 +61,19 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     // reader thread only
     private final Map<String, Long> parameterIdOfTrial = new HashMap<>();
 
+    private final CheckpointStore checkpoints;
+    private final ParameterIds ids;
+
     // default worker only
-    private long nextParameterId;
     private final Map<Long, Parameters> generated = new HashMap<>();
+    /** Parameters whose results the tuner has been given: in its saved state, not to be imported again on resume. */
+    private final Set<Parameters> given = new HashSet<>();
+    private long lastTunerSave = System.nanoTime();
     private final Map<Long, Parameters> customized = new HashMap<>();
     private final Map<Long, Parameters> previous = new HashMap<>();
 
     // assessor worker only
+    private long lastAssessorSave = System.nanoTime();
     private final Map<String, TrialHistory> histories = new HashMap<>();
     private final Set<String> endedTrials = new HashSet<>();
 
@@ -82,17 +88,18 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.tuner = tuner;
         this.assessor = assessor;
         this.settings = settings;
+        this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
+        this.ids = new ParameterIds(checkpoints);
     }
 
     @Override
     protected void onStart() throws Exception {
-        if (settings.resume()) {
-            Path dir = settings.checkpointDirectory();
-            if (dir != null) {
-                load(dir.resolve("tuner"), "tuner", tuner::loadCheckpoint);
-                if (assessor != null) {
-                    load(dir.resolve("assessor"), "assessor", assessor::loadCheckpoint);
-                }
+        if (settings.resume() && checkpoints != null) {
+            ids.resume();
+            load(checkpoints.current("tuner"), "tuner", tuner::loadCheckpoint);
+            given.addAll(givenResults(checkpoints.sidecar("tuner")));
+            if (assessor != null) {
+                load(checkpoints.current("assessor"), "assessor", assessor::loadCheckpoint);
             }
         }
         // the first task of the default queue, so that the context is opened on the tuner's thread
@@ -117,7 +124,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                         : "TunerContext.sendTrial called from thread '" + Thread.currentThread().getName()
                                 + "': only the tuner's own callbacks, on the dispatcher's default worker, may use the context");
             }
-            long id = nextParameterId++;
+            long id = ids.take();
             generated.put(id, parameters);
             try {
                 send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(id, parameters.values())));
@@ -130,13 +137,63 @@ public final class MsgDispatcher extends MsgDispatcherBase {
 
     @Override
     protected void onStop() throws Exception {
-        Path dir = settings.checkpointDirectory();
-        if (dir == null) {
+        if (checkpoints == null) {
             return;
         }
-        save(dir.resolve("tuner"), "tuner", tuner::saveCheckpoint);
+        saveTuner();
         if (assessor != null) {
-            save(dir.resolve("assessor"), "assessor", assessor::saveCheckpoint);
+            saveAssessor();
+        }
+        ids.close();
+        LOG.info("checkpoint saved to {}", settings.checkpointDirectory());
+    }
+
+    /** Saves the tuner's state if the interval has passed since the last save (default worker). */
+    private void checkpointTuner() {
+        if (checkpoints != null && System.nanoTime() - lastTunerSave >= settings.checkpointInterval().toNanos()) {
+            saveTuner();
+        }
+    }
+
+    /** Saves the assessor's state if the interval has passed since the last save (assessor worker). */
+    private void checkpointAssessor() {
+        if (checkpoints != null && System.nanoTime() - lastAssessorSave >= settings.checkpointInterval().toNanos()) {
+            saveAssessor();
+        }
+    }
+
+    private void saveTuner() {
+        List<Object> results = new ArrayList<>(given.size());
+        given.forEach(p -> results.add(p.values()));
+        save(checkpoints, "tuner", tuner::saveCheckpoint, org.tunekit.dispatcher.protocol.JsonCodec.write(Map.of("given", results)));
+        lastTunerSave = System.nanoTime();
+    }
+
+    private void saveAssessor() {
+        save(checkpoints, "assessor", assessor::saveCheckpoint, null);
+        lastAssessorSave = System.nanoTime();
+    }
+
+    /** The parameters recorded with a tuner checkpoint as already given to it. */
+    private static List<Parameters> givenResults(String sidecar) {
+        if (sidecar == null) {
+            return List.of();
+        }
+        try {
+            Object m = org.tunekit.dispatcher.protocol.JsonCodec.parse(sidecar, "the tuner checkpoint's record");
+            List<Parameters> out = new ArrayList<>();
+            if (m instanceof Map<?, ?> map && map.get("given") instanceof List<?> list) {
+                for (Object o : list) {
+                    if (o instanceof Map<?, ?> pm) {
+                        @SuppressWarnings("unchecked")
+                        Map<String, ?> values = (Map<String, ?>) pm;
+                        out.add(Parameters.of(values));
+                    }
+                }
+            }
+            return out;
+        } catch (ProtocolException e) {
+            throw new PluginException("the tuner checkpoint's record is damaged: " + e.getMessage(), e);
         }
     }
 
@@ -145,7 +202,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     static void load(Path dir, String what, CheckpointCall call) {
-        if (!Files.isDirectory(dir)) {
+        if (dir == null || !Files.isDirectory(dir)) {
             LOG.info("no {} checkpoint in {}", what, dir);
             return;
         }
@@ -157,13 +214,21 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
     }
 
-    static void save(Path dir, String what, CheckpointCall call) {
+    /** Saves a plugin's checkpoint as a new generation in {@code store} (see {@link CheckpointStore}). */
+    static void save(CheckpointStore store, String what, CheckpointCall call, String sidecar) {
         try {
-            Files.createDirectories(dir);
-            call.call(dir);
-            LOG.info("{} checkpoint saved to {}", what, dir);
+            store.save(what, dir -> {
+                try {
+                    call.call(dir);
+                } catch (Exception e) {
+                    throw new PluginException("the " + what + " failed in saveCheckpoint(" + dir + ")", e);
+                }
+            }, sidecar);
+            LOG.debug("{} checkpoint saved in {}", what, store);
+        } catch (PluginException e) {
+            throw e;
         } catch (Exception e) {
-            throw new PluginException("the " + what + " failed in saveCheckpoint(" + dir + ")", e);
+            throw new PluginException("cannot write the " + what + "'s checkpoint: " + e, e);
         }
     }
 
@@ -261,7 +326,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
         List<Long> ids = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            ids.add(nextParameterId++);
+            ids.add(this.ids.take());
         }
         List<Parameters> sets;
         if (count == 1) {
@@ -298,7 +363,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void handleRequestParameter(MetricData m) throws Exception {
-        long id = nextParameterId++;
+        long id = ids.take();
         Parameters p = null;
         try {
             p = tuner.generateParameters(id, m.trialJobId());
@@ -318,6 +383,14 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             importData(List.of(new ImportedTrial(previous.get(id), m.metric())));
             return;
         }
+        try {
+            giveResult(m, id);
+        } finally {
+            checkpointTuner();
+        }
+    }
+
+    private void giveResult(MetricData m, Long id) {
         boolean isCustomized = id == null || customized.containsKey(id);
         if (isCustomized && !tuner.acceptsCustomizedTrials()) {
             LOG.info("final result of customized trial {} not given to the tuner: it does not accept customized trials", m.trialJobId());
@@ -333,6 +406,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in receiveTrialResult(" + id + ")", e);
         }
+        given.add(p);
     }
 
     private void tunerTrialEnd(TrialEndData end, Long parameterId) {
@@ -352,25 +426,36 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in trialEnd(" + parameterId + ")", e);
         }
+        checkpointTuner();
     }
 
     private void importData(List<ImportedTrial> data) {
+        // on resume the manager imports every finished trial again: those in the tuner's saved state are left out
+        List<ImportedTrial> fresh = data.stream().filter(t -> !given.contains(t.parameters())).toList();
+        if (fresh.size() < data.size()) {
+            LOG.info("{} of {} imported results are already in the tuner's checkpoint", data.size() - fresh.size(), data.size());
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
         try {
-            tuner.importData(data);
+            tuner.importData(fresh);
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in importData", e);
         }
+        fresh.forEach(t -> given.add(t.parameters()));
+        checkpointTuner();
     }
 
     private void addCustomizedTrials(List<ParameterRecord> records) {
         for (ParameterRecord r : records) {
             if (r.parameterId() == null) {
-                long id = nextParameterId++;
+                long id = ids.take();
                 customized.put(id, r.parameters());
             } else {
                 long id = r.parameterId();
                 previous.put(id, r.parameters());
-                nextParameterId = Math.max(nextParameterId, id + 1);
+                ids.after(id);
             }
         }
     }
@@ -420,6 +505,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the assessor failed in trialEnd(\"" + end.trialJobId() + "\")", e);
         }
+        checkpointAssessor();
     }
 
     /** A trial's intermediate results by sequence number, and the contiguous prefix handed to the assessor. */
