@@ -66,8 +66,9 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
     private static final Pattern DURATION = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*([a-zA-Z]*)\\s*");
 
     ExperimentSpec {
-        searchSpace = Map.copyOf(searchSpace);
-        algorithms = Map.copyOf(algorithms);
+        // in the config's order: the tuner sees the space as written, in every run alike
+        searchSpace = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(searchSpace));
+        algorithms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(algorithms));
         warnings = List.copyOf(warnings);
     }
 

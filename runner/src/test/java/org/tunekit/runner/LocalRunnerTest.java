@@ -228,4 +228,29 @@ class LocalRunnerTest {
         List<TrialRecord> trials = f.results().trials();
         assertThat(trials).extracting(TrialRecord::status).as(trials.toString()).containsOnly(TrialStatus.SUCCEEDED);
     }
+
+    @Test
+    void theSameSeedGivesTheSameParametersInEveryRun() throws Exception {
+        String trial = RunnerFixture.FILE_TRIAL_HELPERS + "metric FINAL 0 \"$x\"\n";
+        String yaml = """
+                searchSpace:
+                  x: {_type: uniform, _value: [0, 1]}
+                  lr: {_type: loguniform, _value: [0.0001, 0.1]}
+                  units: {_type: choice, _value: [16, 32, 64]}
+                  depth: {_type: randint, _value: [1, 8]}
+                trialCommand: sh t.sh
+                trialConcurrency: 1
+                maxTrialNumber: 8
+                tuner:
+                  name: TPE
+                  classArgs: {seed: 11, optimize_mode: minimize}
+                """;
+        RunnerFixture first = new RunnerFixture(tmp.resolve("a")).trial("t.sh", trial);
+        first.run(yaml);
+        RunnerFixture second = new RunnerFixture(tmp.resolve("b")).trial("t.sh", trial);
+        second.run(yaml);
+        assertThat(second.results().trials()).extracting(TrialRecord::parameters)
+                .isEqualTo(first.results().trials().stream().map(TrialRecord::parameters).toList());
+        assertThat(first.results().trials().get(0).parameters().keySet()).containsExactly("x", "lr", "units", "depth");
+    }
 }
