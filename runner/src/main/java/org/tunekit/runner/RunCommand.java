@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.runner.results.ExperimentResults;
 import picocli.CommandLine.Command;
@@ -116,7 +117,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             LocalRunner.TrialChannels channels = channels(trialChannel);
             stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
-            var options = new LocalRunner.Options(pluginDirectories(env), grace, silence, includeIntermediateResults, sdkJar(), channels);
+            var options = new LocalRunner.Options(DispatchCommand.pluginDirectories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels);
             boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
             progress = new Progress(out, terminal, experiment.maximize());
             runner = new LocalRunner(experiment, folder, options, progress, Clock.systemUTC());
@@ -216,19 +217,6 @@ public final class RunCommand implements Callable<Integer> {
         }
         b.append("; ").append(e.maximize() ? "maximising" : "minimising");
         return b.toString();
-    }
-
-    private List<Path> pluginDirectories(Map<String, String> env) {
-        List<Path> dirs = new ArrayList<>(plugins);
-        String path = env.get("TUNEKIT_PLUGIN_PATH");
-        if (path != null) {
-            for (String p : path.split(":")) {
-                if (!p.isBlank()) {
-                    dirs.add(Path.of(p));
-                }
-            }
-        }
-        return dirs;
     }
 
     private static Duration option(String text, String name) {
