@@ -156,6 +156,74 @@ class RunnerIT {
         }
     }
 
+    @Test
+    void aFailingTrialAndAHangingOneAreRecordedAndTheRunEnds() throws Exception {
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        Files.writeString(code.resolve("t.sh"), """
+                case "$NNI_TRIAL_SEQ_ID" in
+                  0) echo "out of memory" >&2; exit 137 ;;
+                  1) exec sleep 600 ;;
+                esac
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"1\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                """);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, """
+                searchSpace: {x: {_type: uniform, _value: [0, 1]}}
+                trialCommand: sh t.sh
+                trialConcurrency: 2
+                maxTrialNumber: 4
+                maxTrialDuration: 2s
+                tuner: {name: Random, classArgs: {seed: 1}}
+                """);
+        Run r = tunekit(List.of("run", config.toString(), "--stop-grace", "1s"), Map.of());
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).containsPattern("trial 0 .* FAILED").contains("exited with status 137")
+                .containsPattern("trial 1 .* USER_CANCELED").contains("ran longer than maxTrialDuration (2s)");
+        Path db = tmp.resolve("experiments").resolve(experimentId(r.out())).resolve("experiment.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED'")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anInterruptedRunStopsItsTrialsAndResumesLater() throws Exception {
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        Files.writeString(code.resolve("t.sh"), "exec sleep 600\n");
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, """
+                searchSpace: {x: {_type: uniform, _value: [0, 1]}}
+                trialCommand: sh t.sh
+                trialConcurrency: 2
+                maxTrialNumber: 4
+                maxTrialDuration: 3s
+                tuner: {name: Random, classArgs: {seed: 1}}
+                """);
+        Process p = start(List.of("run", config.toString(), "--stop-grace", "1s"), Map.of());
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String id = experimentId(out.readLine());
+        Thread.sleep(1500);
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+        String rest = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(rest).isEqualTo(130);
+        Path db = tmp.resolve("experiments").resolve(id).resolve("experiment.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(c.createStatement().executeQuery("SELECT status FROM experiment").getString(1)).isEqualTo("STOPPED");
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'USER_CANCELED'")).isEqualTo(2);
+        }
+        Run resumed = tunekit(List.of("run", "--resume", id, "--stop-grace", "1s"), Map.of());
+        assertThat(resumed.status()).as(resumed.out() + resumed.err()).isZero();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(count(c, "SELECT count(*) FROM trials")).isEqualTo(4);
+            assertThat(c.createStatement().executeQuery("SELECT status FROM experiment").getString(1)).isEqualTo("DONE");
+        }
+    }
+
     private static long count(Connection c, String sql) throws Exception {
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
             r.next();
