@@ -90,6 +90,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.settings = settings;
         this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
         this.ids = new ParameterIds(checkpoints);
+        observe(settings.statsInterval(), settings.slowCall());
     }
 
     @Override

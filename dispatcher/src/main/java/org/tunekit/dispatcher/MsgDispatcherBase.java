@@ -47,6 +47,15 @@ public abstract class MsgDispatcherBase {
     }
 
     private static final Task STOP = () -> { };
+    private static final java.util.regex.Pattern METRIC_TYPE = java.util.regex.Pattern.compile("\"type\"\\s*:\\s*\"(\\w+)\"");
+
+    /** A task with the command it handles, for the figures and the slow-call log. */
+    private record Labelled(String label, Command command, Task task) implements Task {
+        @Override
+        public void run() throws Exception {
+            task.run();
+        }
+    }
 
     private final CommandChannel channel;
     private final Duration stopTimeout;
@@ -56,6 +65,11 @@ public abstract class MsgDispatcherBase {
     private final AtomicReference<Throwable> readerFailure = new AtomicReference<>();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean readerDone;
+    private final DispatcherStats stats = new DispatcherStats(defaultWorker::size, assessorWorker::size);
+    private Duration statsInterval = DispatcherSettings.STATS_INTERVAL;
+    private long slowCallNanos = DispatcherSettings.SLOW_CALL.toNanos();
+    private volatile Thread readerThread;
+    private Command current;
 
     /**
      * @param channel     the channel to the manager
@@ -83,7 +97,27 @@ public abstract class MsgDispatcherBase {
 
     /** Puts a task on a queue. Callable from the reader and from workers. */
     protected final void submit(Queue queue, Task task) {
-        (queue == Queue.DEFAULT ? defaultWorker : assessorWorker).add(task);
+        Command c = Thread.currentThread() == readerThread ? current : null;
+        (queue == Queue.DEFAULT ? defaultWorker : assessorWorker).add(c == null ? task : new Labelled(label(c), c, task));
+    }
+
+    /** How often the figures go to the log (0: only at the end), and from what handling time a command is logged as slow. */
+    protected final void observe(Duration statsInterval, Duration slowCall) {
+        this.statsInterval = statsInterval;
+        this.slowCallNanos = slowCall.toNanos();
+    }
+
+    /** The handling figures so far: per kind of command, and the queues. */
+    public final DispatcherStats stats() {
+        return stats;
+    }
+
+    private static String label(Command c) {
+        if (c.type() == CommandType.REPORT_METRIC_DATA) {
+            java.util.regex.Matcher m = METRIC_TYPE.matcher(c.payload());
+            return m.find() ? "ME " + m.group(1) : "ME";
+        }
+        return c.type().code();
     }
 
     /** Sends a command to the manager (buffered until the worker's queue runs empty). */
@@ -106,7 +140,29 @@ public abstract class MsgDispatcherBase {
         assessorWorker.start();
         Thread reader = new Thread(this::readLoop, "tunekit-reader");
         reader.setDaemon(true);
+        readerThread = reader;
         reader.start();
+        java.util.concurrent.ScheduledExecutorService reporter = null;
+        if (!statsInterval.isZero()) {
+            reporter = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tunekit-stats");
+                t.setDaemon(true);
+                return t;
+            });
+            reporter.scheduleAtFixedRate(() -> LOG.info("handling so far:\n{}", stats.snapshot().format()),
+                    statsInterval.toMillis(), statsInterval.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        try {
+            return runUntilStopped();
+        } finally {
+            if (reporter != null) {
+                reporter.shutdownNow();
+            }
+            LOG.info("handling figures:\n{}", stats.snapshot().format());
+        }
+    }
+
+    private int runUntilStopped() {
         try {
             finished.await();
         } catch (InterruptedException e) {
@@ -164,7 +220,9 @@ public abstract class MsgDispatcherBase {
                 if (command.type() == CommandType.PING) {
                     continue;
                 }
+                current = command;
                 route(command);
+                current = null;
                 if (failure.get() != null) {
                     return;
                 }
@@ -224,9 +282,14 @@ public abstract class MsgDispatcherBase {
             t.start();
         }
 
+        int size() {
+            return tasks.size();
+        }
+
         void add(Task task) {
             tasks.add(task);
             int size = tasks.size();
+            stats.queued(name == Queue.DEFAULT, size);
             if (size >= QUEUE_WARNING && !warned) {
                 warned = true;
                 LOG.warn("the {} queue holds {} waiting commands: the {} is slower than the manager", name, size,
@@ -258,7 +321,19 @@ public abstract class MsgDispatcherBase {
                     if (task == STOP) {
                         break;
                     }
-                    task.run();
+                    if (task instanceof Labelled l) {
+                        long start = System.nanoTime();
+                        l.run();
+                        long took = System.nanoTime() - start;
+                        stats.handled(l.label(), took);
+                        if (took > slowCallNanos) {
+                            String payload = l.command().payload();
+                            LOG.warn("{} took {} on the {} worker: {}", l.label(), DispatcherStats.time(took), name.name().toLowerCase(),
+                                    payload.length() > 300 ? payload.substring(0, 300) + "..." : payload);
+                        }
+                    } else {
+                        task.run();
+                    }
                     if (tasks.isEmpty()) {
                         channel.flush();
                     }

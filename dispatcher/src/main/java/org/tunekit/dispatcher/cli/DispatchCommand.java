@@ -44,6 +44,12 @@ public final class DispatchCommand implements Callable<Integer> {
             description = "How long queued work may take to finish after TE (default: ${DEFAULT-VALUE}).")
     double stopTimeoutSeconds = 20;
 
+    @Option(names = "--stats",
+            description = "At the end, print to stderr how many commands of each kind were handled and how long they took "
+                    + "(mean, p99, max), and how long the queues grew. The log has the same figures every $TUNEKIT_STATS_INTERVAL_S "
+                    + "seconds (default 60) and at the end.")
+    boolean stats;
+
     @Override
     public Integer call() {
         Map<String, String> env = System.getenv();
@@ -65,7 +71,11 @@ public final class DispatchCommand implements Callable<Integer> {
             ErrorReporter.report(ch, e);
             return 1;
         }
-        return dispatcher.run();
+        int status = dispatcher.run();
+        if (stats) {
+            System.err.println(dispatcher.stats().snapshot().format());
+        }
+        return status;
     }
 
     private MsgDispatcherBase create(CommandChannel ch, Map<String, String> env) {
