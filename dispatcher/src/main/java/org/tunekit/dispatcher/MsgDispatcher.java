@@ -53,6 +53,8 @@ import org.tunekit.sdk.space.SearchSpace;
  */
 public final class MsgDispatcher extends MsgDispatcherBase {
     private static final Logger LOG = LoggerFactory.getLogger(MsgDispatcher.class);
+    /** How many ended trials are remembered to ignore their late intermediate metrics. */
+    static final int ENDED_TRIALS_KEPT = 10_000;
 
     private final Tuner tuner;
     private final Assessor assessor;
@@ -75,7 +77,13 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     // assessor worker only
     private long lastAssessorSave = System.nanoTime();
     private final Map<String, TrialHistory> histories = new HashMap<>();
-    private final Set<String> endedTrials = new HashSet<>();
+    /** The most recently ended trials, whose late intermediate metrics are ignored; bounded so that memory stays flat. */
+    private final Set<String> endedTrials = java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > ENDED_TRIALS_KEPT;
+        }
+    });
 
     /**
      * @param channel  the channel to the manager
@@ -407,7 +415,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in receiveTrialResult(" + id + ")", e);
         }
-        given.add(p);
+        if (checkpoints != null) {
+            given.add(p);
+        }
     }
 
     private void tunerTrialEnd(TrialEndData end, Long parameterId) {
@@ -444,7 +454,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in importData", e);
         }
-        fresh.forEach(t -> given.add(t.parameters()));
+        if (checkpoints != null) {
+            fresh.forEach(t -> given.add(t.parameters()));
+        }
         checkpointTuner();
     }
 

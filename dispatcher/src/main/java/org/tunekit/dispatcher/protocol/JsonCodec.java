@@ -68,6 +68,11 @@ public final class JsonCodec {
         }
         int i = m.indexOf("\nSee https://");
         String s = i >= 0 ? m.substring(0, i) : m;
+        int path = s.indexOf(" path $");
+        if (path >= 0 && s.length() - path > 60) {
+            // a deep document's path would repeat every level: the line and column say where
+            s = s.substring(0, path);
+        }
         return s.startsWith(GSON_LENIENCY_HINT) ? "not a JSON value" + s.substring(GSON_LENIENCY_HINT.length()) : s;
     }
 

@@ -73,4 +73,12 @@ class JsonCodecTest {
         m.put("nested", Map.of("k", List.of(Map.of("x", false))));
         assertThat(JsonCodec.parse(JsonCodec.write(m), "t")).isEqualTo(m);
     }
+
+    @Test
+    void nestingIsBoundedAt255LevelsWithAShortMessage() throws ProtocolException {
+        assertThat(JsonCodec.parse("[".repeat(255) + "]".repeat(255), "x")).isInstanceOf(List.class);
+        assertThatThrownBy(() -> JsonCodec.parse("[".repeat(10_000) + "]".repeat(10_000), "ME payload"))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessage("invalid JSON in ME payload: Nesting limit 255 reached at line 1 column 257");
+    }
 }
