@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 
@@ -42,7 +44,8 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  *
  * <p>Needs the manager build ({@code $NNI_LAB}, default {@code ~/nni-lab}) and the scripts in
  * {@code ../shared/nni-lab} next to the repository; without either every case is skipped, saying
- * which is missing. Everything a case starts
+ * which is missing. The case with a trial written for NNI in Python also needs NNI's prepared trial
+ * side ({@code $NNI_TRIAL_SIDE/v3}, default {@code ~/nni-trial-side/v3}). Everything a case starts
  * carries its temporary folder in its environment (the script's {@code RUN_DIR}, the manager's
  * {@code HOME}); whatever is still running when a case ends is found that way and killed.
  */
@@ -52,8 +55,12 @@ class NniManagerIT {
     private static final Path SCRIPTS = TunekitProcess.HOME.resolve("../shared/nni-lab").normalize();
     private static final Path RUN_EXPERIMENT = SCRIPTS.resolve("run-experiment.sh");
     private static final Path TRIALS = SCRIPTS.resolve("trials");
+    private static final Path NNI_TRIAL_SIDE = Path.of(System.getenv().getOrDefault("NNI_TRIAL_SIDE",
+            System.getProperty("user.home") + "/nni-trial-side")).resolve("v3");
+    private static final String PYTHON = "/usr/bin/python3";
     /** How long the dispatcher may take to exit once the manager has stopped. */
     private static final Duration DISPATCHER_EXIT = Duration.ofSeconds(15);
+    private static final Set<String> CANCELED = Set.of("USER_CANCELED", "EARLY_STOPPED");
 
     /** x in [0, 1], lr log-uniform in [1e-4, 0.1], units a choice: the space most cases search. */
     private static final Map<String, Object> SPACE = map(
@@ -174,6 +181,218 @@ class NniManagerIT {
         assertThat(out.subList(firstNo, out.size())).extracting(Message::type).as("after the first NO").containsOnly("NO");
         Map<String, Object> no = wire.json(out.get(firstNo));
         assertThat(no.get("parameters")).isEqualTo("");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // assessor
+
+    @Test
+    void medianstopKillsTrialsWhoseCurvesFallBehind() throws Exception {
+        // x over [-2, 2] and lr over six decades: final values from about -6 to 1, so curves differ widely
+        Map<String, Object> space = map("x", map("_type", "uniform", "_value", List.of(-2, 2)),
+                "lr", map("_type", "loguniform", "_value", List.of(0.000001, 0.1)));
+        Map<String, Object> config = config(space, 2, 6);
+        config.put("tuner", map("name", "Random", "classArgs", map("seed", 5)));
+        config.put("assessor", map("name", "Medianstop", "classArgs", map("optimize_mode", "maximize", "start_step", 2)));
+        Run run = run("medianstop", config, Map.of("TRIAL_STEPS", "6", "TRIAL_STEP_MS", "150"));
+
+        run.assertDone();
+        Wire wire = run.wire();
+        List<Message> kills = wire.fromDispatcher("KI");
+        assertThat(kills).as("KI went to the manager").isNotEmpty();
+        Set<String> killed = new LinkedHashSet<>();
+        for (Message k : kills) {
+            Object job = JsonCodec.parse(k.content(), "KI payload");
+            assertThat(job).as("KI's payload is a JSON string").isInstanceOf(String.class);
+            killed.add((String) job);
+        }
+        // the assessor only judges trials it has seen intermediate results of
+        Set<Object> reporting = wire.metrics("PERIODICAL").stream().map(m -> m.get("trial_job_id")).collect(Collectors.toSet());
+        assertThat(reporting).containsAll(killed);
+        List<Row> rows = run.table();
+        assertThat(rows).hasSize(6);
+        List<Row> stopped = rows.stream().filter(r -> CANCELED.contains(r.status())).toList();
+        assertThat(stopped).as("trials stopped early\n%s", run.output()).isNotEmpty();
+        assertThat(stopped).extracting(Row::trialJobId).as("each stopped trial was named by a KI").allMatch(killed::contains);
+        assertThat(rows).extracting(Row::status).isSubsetOf("SUCCEEDED", "USER_CANCELED", "EARLY_STOPPED");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // advisors
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Hyperband", "BOHB"})
+    void advisorsSendBudgetsThatReachTheTrials(String advisor) throws Exception {
+        Map<String, Object> classArgs = advisor.equals("Hyperband")
+                ? map("R", 3, "eta", 3, "optimize_mode", "maximize", "seed", 2)
+                : map("min_budget", 1, "max_budget", 3, "eta", 3, "optimize_mode", "maximize", "seed", 2);
+        Map<String, Object> space = map("x", SPACE.get("x"), "lr", SPACE.get("lr"));
+        Map<String, Object> config = config(space, 2, 7);
+        config.put("advisor", map("name", advisor, "classArgs", classArgs));
+        Run run = run(advisor, config, Map.of());
+
+        run.assertDone();
+        Wire wire = run.wire();
+        List<Map<String, Object>> trs = wire.trialRecords();
+        assertIdsCountFromZero(trs, 7);
+        Map<Long, Long> budgets = new TreeMap<>();
+        for (Map<String, Object> tr : trs) {
+            Object budget = parameters(tr).get("TRIAL_BUDGET");
+            assertThat(budget).as("TRIAL_BUDGET of %s", tr).isIn(1L, 3L);
+            budgets.put(parameterId(tr), (Long) budget);
+        }
+        assertThat(budgets.values()).as("both budgets are used").contains(1L, 3L);
+        // trial.js runs TRIAL_BUDGET steps: one intermediate result per unit of budget
+        Map<Long, Long> steps = wire.metrics("PERIODICAL").stream()
+                .collect(Collectors.groupingBy(NniManagerIT::parameterId, TreeMap::new, Collectors.counting()));
+        for (Map<String, Object> fin : wire.metrics("FINAL")) {
+            long id = parameterId(fin);
+            assertThat(steps.get(id)).as("intermediate results of parameter id %d", id).isEqualTo(budgets.get(id));
+        }
+        assertThat(wire.metrics("FINAL")).hasSize(7);
+        // the best of the budget-1 rung comes back with the same configuration at budget 3
+        Set<Map<String, Object>> atOne = new HashSet<>();
+        boolean promoted = false;
+        for (Map<String, Object> tr : trs) {
+            Map<String, Object> configuration = new LinkedHashMap<>(parameters(tr));
+            Object budget = configuration.remove("TRIAL_BUDGET");
+            if (budget.equals(1L)) {
+                atOne.add(configuration);
+            } else if (atOne.contains(configuration)) {
+                promoted = true;
+            }
+        }
+        assertThat(promoted).as("a configuration run at budget 1 is run again at budget 3: %s", trs).isTrue();
+        assertThat(run.table()).hasSize(7).extracting(Row::status).containsOnly("SUCCEEDED");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // plugins
+
+    /**
+     * A trial of this test's own: it reports half its {@code param} as its one intermediate result,
+     * waits two seconds (time for an assessor's kill to reach it), then reports the same as final.
+     */
+    private static final String HALF_PARAM_TRIAL = """
+            // Reports param / 2 once as an intermediate result and, two seconds later, as the final result.
+            const channel = process.env.NNI_TRIAL_COMMAND_CHANNEL;
+            const put = body => fetch(channel, {method: 'PUT', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
+            (async () => {
+              await put({type: 'request_parameter'});
+              let record = null;
+              while (record === null) {
+                const reply = await fetch(channel);
+                if (reply.status === 200) record = JSON.parse((await reply.json()).parameter);
+                else if (reply.status === 410) process.exit(3);
+              }
+              const report = (type, value) => put({type: 'metric', metric: JSON.stringify({parameter_id: record.parameter_id,
+                trial_job_id: process.env.NNI_TRIAL_JOB_ID, type, sequence: 0, value: JSON.stringify(value)})});
+              const half = record.parameters.param / 2;
+              await report('PERIODICAL', half);
+              await new Promise(done => setTimeout(done, 2000));
+              await report('FINAL', half);
+            })().catch(e => { console.error(e); process.exit(1); });
+            """;
+
+    @Test
+    void pluginsFromAJarDirectoryDriveAnExperiment() throws Exception {
+        Path plugins = TunekitProcess.FIXTURE_PLUGINS;
+        assertThat(plugins.resolve("tunekit-fixture-plugins.jar")).as("the reactor builds the fixture plugins first").exists();
+        Path code = Files.createDirectories(tmp.resolve("trial-code"));
+        Files.writeString(code.resolve("half.js"), HALF_PARAM_TRIAL);
+        Map<String, Object> config = config(map("x", SPACE.get("x")), 1, 5);
+        config.put("trialCommand", "node half.js");
+        config.put("trialCodeDirectory", code.toString());
+        config.put("maxExperimentDuration", "12s");
+        // the tuner by name, from TUNEKIT_PLUGIN_PATH in the manager's environment; the assessor by
+        // class name from the config's codeDirectory
+        config.put("tuner", map("name", "RecordingTuner", "classArgs", map("limit", 3)));
+        config.put("assessor", map("className", "org.tunekit.fixtures.RecordingAssessorProvider", "codeDirectory", plugins.toString()));
+        Run run = run("plugins", config, Map.of("TUNEKIT_PLUGIN_PATH", plugins.toString()));
+
+        run.assertDone();
+        Wire wire = run.wire();
+        List<Map<String, Object>> trs = wire.trialRecords();
+        // RecordingTuner: set n is {"param": 2n, "calls": [...]}, and class argument limit 3 is honoured
+        assertThat(trs).extracting(tr -> parameters(tr).get("param")).containsExactly(2L, 4L, 6L);
+        assertNoMoreAfterTheLastTrial(wire, 3);
+        // RecordingAssessor: BAD when the intermediate results add up to an odd integer: 1 and 3 are, 2 is not
+        Map<Long, String> jobOf = new TreeMap<>();
+        wire.metrics("PERIODICAL").forEach(m -> jobOf.put(parameterId(m), (String) m.get("trial_job_id")));
+        assertThat(jobOf).containsOnlyKeys(0L, 1L, 2L);
+        List<Object> killed = new ArrayList<>();
+        for (Message k : wire.fromDispatcher("KI")) {
+            killed.add(JsonCodec.parse(k.content(), "KI payload"));
+        }
+        assertThat(killed).containsExactlyInAnyOrder(jobOf.get(0L), jobOf.get(2L));
+        Map<String, String> statusOf = run.table().stream().collect(Collectors.toMap(Row::trialJobId, Row::status));
+        assertThat(statusOf.get(jobOf.get(0L))).isIn(CANCELED);
+        assertThat(statusOf.get(jobOf.get(1L))).isEqualTo("SUCCEEDED");
+        assertThat(statusOf.get(jobOf.get(2L))).isIn(CANCELED);
+        // the tuner heard the killed trial end unsuccessfully, and the successful one's result
+        List<Object> calls = new ArrayList<>();
+        trs.subList(1, 3).forEach(tr -> calls.addAll((List<?>) parameters(tr).get("calls")));
+        assertThat(calls).contains(List.of("trial_end", 0L, false));
+        assertThat(calls).anySatisfy(c -> {
+            List<?> call = (List<?>) c;
+            assertThat(call.get(0)).isEqualTo("receive_trial_result");
+            assertThat(call.get(1)).isEqualTo(1L);
+            assertThat(((Number) call.get(3)).doubleValue()).isEqualTo(2.0);
+        });
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // configuration errors
+
+    static Stream<Arguments> badConfigs() {
+        return Stream.of(
+                Arguments.of("unknown tuner", map("name", "NoSuchTuner"), List.of("unknown tuner 'NoSuchTuner'")),
+                Arguments.of("bad class argument", map("name", "TPE", "classArgs", map("optimize_mode", "sideways")),
+                        List.of("class argument 'optimize_mode'", "sideways")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badConfigs")
+    void aConfigErrorEndsTheExperimentWithTunekitsMessage(String name, Map<String, Object> tuner, List<String> message) throws Exception {
+        Map<String, Object> config = config(SPACE, 2, 4);
+        config.put("tuner", tuner);
+        Run run = run(name.replace(' ', '-'), config, Map.of());
+
+        assertThat(run.exit()).as(run.describe()).isNotZero();
+        assertThat(run.status()).as(run.describe()).isEqualTo("ERROR");
+        assertThat(run.errors()).as("the status's errors").isNotEqualTo("[]");
+        Wire wire = run.wire();
+        assertThat(wire.fromDispatcher("ER")).as(run.describe()).singleElement()
+                .satisfies(er -> message.forEach(m -> assertThat(er.content()).contains(m)));
+        assertThat(wire.fromDispatcher("TR")).isEmpty();
+        String managerLog = run.file("nnimanager.log");
+        message.forEach(m -> assertThat(managerLog).as("the manager's log").contains(m));
+        assertThat(run.table()).isEmpty();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // a trial written for NNI
+
+    @Test
+    void aTrialWrittenForNniInPythonReportsThroughNnisOwnTrialSide() throws Exception {
+        assumeTrue(Files.isDirectory(NNI_TRIAL_SIDE.resolve("nni")), "NNI's Python trial side is not prepared: no "
+                + NNI_TRIAL_SIDE.resolve("nni") + " (run distribution/nni-trial-side.sh, or set NNI_TRIAL_SIDE)");
+        assumeTrue(Files.isExecutable(Path.of(PYTHON)), PYTHON + " is missing");
+        Map<String, Object> config = config(map("x", SPACE.get("x"), "lr", SPACE.get("lr")), 2, 3);
+        config.put("trialCommand", PYTHON + " nni_trial.py");
+        config.put("tuner", map("name", "TPE", "classArgs", map("optimize_mode", "maximize", "seed", 3)));
+        Run run = run("python", config, Map.of("PYTHONPATH", NNI_TRIAL_SIDE.toString()));
+
+        run.assertDone();
+        assertThat(run.table()).hasSize(3).allSatisfy(r -> {
+            assertThat(r.status()).isEqualTo("SUCCEEDED");
+            assertThat(r.finalValue()).isNotEmpty();
+        });
+        Wire wire = run.wire();
+        assertThat(wire.metrics("FINAL")).extracting(NniManagerIT::parameterId).containsExactlyInAnyOrder(0L, 1L, 2L);
+        Map<Long, Long> steps = wire.metrics("PERIODICAL").stream()
+                .collect(Collectors.groupingBy(NniManagerIT::parameterId, TreeMap::new, Collectors.counting()));
+        assertThat(steps).as("nni.report_intermediate_result, 3 times a trial").isEqualTo(Map.of(0L, 3L, 1L, 3L, 2L, 3L));
     }
 
     // ---------------------------------------------------------------------------------------------
