@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -396,6 +400,90 @@ class NniManagerIT {
     }
 
     // ---------------------------------------------------------------------------------------------
+    // a dispatcher killed, the experiment resumed
+
+    @Test
+    void aDispatcherKilledMidExperimentResumesWithoutReusingParameterIds() throws Exception {
+        Map<String, Object> config = config(map("x", SPACE.get("x"), "lr", SPACE.get("lr")), 2, 10);
+        config.put("tuner", map("name", "TPE", "classArgs", map("optimize_mode", "maximize", "seed", 2)));
+        Map<String, String> slowTrials = Map.of("TRIAL_STEP_MS", "300");
+
+        // first run: leave the manager up after 2 trials have succeeded
+        Map<String, String> env = new LinkedHashMap<>(slowTrials);
+        env.put("KEEP_RUNNING", "1");
+        env.put("STOP_AFTER_TRIALS", "2");
+        Run first = run("first", config, env);
+        assertThat(first.exit()).as(first.describe()).isZero();
+        assertThat(first.status()).as(first.describe()).isEqualTo("STOPPED_AFTER_2");
+        URI api = URI.create(Files.readString(first.dir().resolve("api")).strip());
+        long manager = Long.parseLong(Files.readString(first.dir().resolve("manager.pid")).strip());
+
+        // kill -9 the dispatcher: the java process under the manager with --exp_params on its command line
+        List<ProcessHandle> dispatchers = ProcessHandle.of(manager).orElseThrow().descendants()
+                .filter(p -> commandLine(p.pid()).contains("--exp_params") && commandLine(p.pid()).contains("org.tunekit.cli.TunekitMain"))
+                .toList();
+        assertThat(dispatchers).as("the dispatcher under manager %d", manager).hasSize(1);
+        ProcessHandle dispatcher = dispatchers.get(0);
+        dispatcher.destroyForcibly(); // SIGKILL
+        dispatcher.onExit().get(10, TimeUnit.SECONDS);
+
+        // the trials already running end on their own; nothing new starts without a dispatcher
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<Map<String, Object>> jobs;
+        do {
+            Thread.sleep(500);
+            jobs = trialJobs(http, api);
+        } while (jobs.stream().anyMatch(j -> List.of("WAITING", "RUNNING").contains(j.get("status"))) && System.nanoTime() < deadline);
+        assertThat(jobs).as("trials after the kill").allSatisfy(j -> assertThat(j.get("status")).isEqualTo("SUCCEEDED"));
+        int before = jobs.size();
+
+        // stop the manager as nnictl stop does, and the proxy the launcher started
+        http.send(HttpRequest.newBuilder(api.resolve(api.getPath() + "/experiment")).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+        ProcessHandle.of(manager).ifPresent(p -> {
+            try {
+                p.onExit().get(45, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                fail("the first run's manager did not stop: " + e);
+            }
+        });
+        killPidFile(first.dir().resolve("proxy.pid"));
+
+        // resume it
+        Path experiments = first.dir().resolve("experiments");
+        String id;
+        try (Stream<Path> s = Files.list(experiments)) {
+            id = s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).findFirst().orElseThrow();
+        }
+        Map<String, String> resumeEnv = new LinkedHashMap<>(slowTrials);
+        resumeEnv.put("RESUME_DIR", experiments.toString());
+        Run second = run("resumed", config, resumeEnv, "--timeout", "120", "--resume", id);
+        second.assertDone();
+        assertThat(second.file("dispatcher.env")).as("the second dispatcher's environment").contains("NNI_MODE=resume");
+        List<Row> rows = second.table();
+        assertThat(rows).as(second.describe()).hasSize(10).extracting(Row::status).containsOnly("SUCCEEDED");
+        assertThat(second.wire().trialRecords()).as("trials after the resume").hasSizeGreaterThanOrEqualTo(10 - before);
+
+        List<Long> idsBefore = first.wire().trialRecords().stream().map(NniManagerIT::parameterId).toList();
+        List<Long> idsAfter = second.wire().trialRecords().stream().map(NniManagerIT::parameterId).toList();
+        assertThat(idsBefore).hasSizeGreaterThanOrEqualTo(before).doesNotHaveDuplicates();
+        assertThat(idsAfter).doesNotHaveDuplicates();
+        assertThat(idsAfter).as("parameter ids after the resume (before the kill: %s)", idsBefore).doesNotContainAnyElementsOf(idsBefore);
+        assertThat(rows).extracting(Row::parameterId).as("parameter ids in the trial table").doesNotHaveDuplicates();
+    }
+
+    private static List<Map<String, Object>> trialJobs(HttpClient http, URI api) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(api.resolve(api.getPath() + "/trial-jobs")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET trial-jobs: %s", r.body()).isEqualTo(200);
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (Object o : (List<?>) JsonCodec.parse(r.body(), "trial-jobs")) {
+            jobs.add(asMap(o));
+        }
+        return jobs;
+    }
+
+    // ---------------------------------------------------------------------------------------------
     // running an experiment
 
     /** An NNI v2 config with the lab's trial.js, without tuner, assessor or advisor. */
@@ -496,6 +584,12 @@ class NniManagerIT {
             }
         }
         return processes.stream().filter(ProcessHandle::isAlive).toList();
+    }
+
+    private static void killPidFile(Path pidFile) throws IOException {
+        if (Files.exists(pidFile)) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(ProcessHandle::destroy);
+        }
     }
 
     private static String environment(long pid) {
