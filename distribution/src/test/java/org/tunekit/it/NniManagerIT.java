@@ -46,16 +46,18 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * script's status, the trial table it prints and {@code wire.txt}, the tuner WebSocket as recorded
  * between the manager and the dispatcher.
  *
- * <p>Needs the manager build ({@code $NNI_LAB}, default {@code ~/nni-lab}) and the scripts in
- * {@code ../shared/nni-lab} next to the repository; without either every case is skipped, saying
- * which is missing. The case with a trial written for NNI in Python also needs NNI's prepared trial
+ * <p>Needs the manager build, named by {@code $NNI_LAB} (as {@code build.sh} makes it, e.g.
+ * {@code NNI_LAB=~/nni-lab}), and the scripts in {@code ../shared/nni-lab} next to the repository;
+ * without either every case is skipped, saying which is missing (as in CI, which sets no {@code NNI_LAB}:
+ * the suite takes minutes). The case with a trial written for NNI in Python also needs NNI's prepared trial
  * side ({@code $NNI_TRIAL_SIDE/v3}, default {@code ~/nni-trial-side/v3}). Everything a case starts
  * carries its temporary folder in its environment (the script's {@code RUN_DIR}, the manager's
  * {@code HOME}); whatever is still running when a case ends is found that way and killed.
  */
 class NniManagerIT {
-    private static final Path LAB = Path.of(System.getenv().getOrDefault("NNI_LAB", System.getProperty("user.home") + "/nni-lab"));
-    private static final Path MANAGER = LAB.resolve("nni-src/ts/nni_manager/dist/main.js");
+    private static final String LAB_VARIABLE = System.getenv("NNI_LAB");
+    private static final Path LAB = LAB_VARIABLE == null ? null : Path.of(LAB_VARIABLE);
+    private static final Path MANAGER = LAB == null ? null : LAB.resolve("nni-src/ts/nni_manager/dist/main.js");
     private static final Path SCRIPTS = TunekitProcess.HOME.resolve("../shared/nni-lab").normalize();
     private static final Path RUN_EXPERIMENT = SCRIPTS.resolve("run-experiment.sh");
     private static final Path TRIALS = SCRIPTS.resolve("trials");
@@ -77,6 +79,8 @@ class NniManagerIT {
 
     @BeforeEach
     void needsNnisManager() {
+        assumeTrue(LAB != null, "NNI_LAB is not set: set it to a build of NNI 3's manager (" + SCRIPTS.resolve("build.sh")
+                + " on a fetch of github:microsoft/nni makes one in ~/nni-lab)");
         assumeTrue(Files.isRegularFile(MANAGER), "NNI 3's manager is not built: " + MANAGER + " is missing (run "
                 + SCRIPTS.resolve("build.sh") + " on a fetch of github:microsoft/nni, or set NNI_LAB)");
         assumeTrue(Files.isRegularFile(RUN_EXPERIMENT), "the nni-lab scripts are missing: no " + RUN_EXPERIMENT);

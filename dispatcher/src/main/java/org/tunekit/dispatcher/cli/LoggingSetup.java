@@ -35,6 +35,11 @@ public final class LoggingSetup {
         setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd HH:mm:ss.SSS");
         setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
         setIfAbsent("org.slf4j.simpleLogger.levelInBrackets", "true");
+        // the JDK's own loggers (the HTTP client, TLS) reach SLF4J through System.Logger; at debug they
+        // would bury the dispatcher's lines, so they stay at info whatever NNI_LOG_LEVEL says
+        for (String jdk : new String[] {"jdk", "sun", "javax", "java"}) {
+            setIfAbsent("org.slf4j.simpleLogger.log." + jdk, "info");
+        }
     }
 
     static String level(String nniLevel, String fallback) {
