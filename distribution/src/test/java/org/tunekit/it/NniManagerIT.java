@@ -231,6 +231,62 @@ class NniManagerIT {
         }
     }
 
+    /**
+     * An {@code nni_node} package laid out as NNI's development install makes it ({@code setup.py
+     * develop} links the manager's build into it): {@code __init__.py}, the build's files, its
+     * {@code package.json} and {@code node_modules}, and a {@code node}.
+     */
+    static Path nniNodePackage(Path into) throws IOException {
+        Path pkg = Files.createDirectories(into.resolve("nni_node"));
+        Files.writeString(pkg.resolve("__init__.py"), "");
+        try (var files = Files.list(DIST)) {
+            for (Path f : files.toList()) {
+                Files.createSymbolicLink(pkg.resolve(f.getFileName().toString()), f);
+            }
+        }
+        Files.createSymbolicLink(pkg.resolve("package.json"), DIST.resolveSibling("package.json"));
+        Files.createSymbolicLink(pkg.resolve("node_modules"), DIST.resolveSibling("node_modules"));
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path node = Path.of(dir, "node");
+            if (!dir.isEmpty() && Files.isExecutable(node)) {
+                Files.createSymbolicLink(pkg.resolve("node"), node.toRealPath());
+                break;
+            }
+        }
+        return pkg;
+    }
+
+    @Test
+    void theManagerIsFoundThroughTheNniNodePackageOfPython() throws Exception {
+        assumeTrue(onPath("python3"), "python3 is not on the PATH");
+        Path site = Files.createDirectories(tmp.resolve("site-packages"));
+        nniNodePackage(site);
+        Path config = experiment("tuner: {name: Random, classArgs: {seed: 3}}");
+        Long pid = null;
+        try {
+            ProcessBuilder pb = new ProcessBuilder(TunekitProcess.HOME.resolve("tunekit").toString(), "nni", "create", "--config",
+                    config.toString(), "--port", String.valueOf(port)).directory(tmp.toFile()).redirectErrorStream(true);
+            pb.environment().put("HOME", home.toString());
+            pb.environment().put("TUNEKIT_NO_BUILD", "1");
+            pb.environment().put("PYTHONPATH", site.toString());
+            pb.environment().remove("TUNEKIT_NNI_NODE");
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
+            assertThat(p.exitValue()).as(out).isZero();
+            Matcher m = ID.matcher(out);
+            assertThat(m.find()).as(out).isTrue();
+            pid = ((Number) registryEntry(m.group(1)).get("pid")).longValue();
+            String commandLine = ProcessHandle.of(pid).flatMap(h -> h.info().commandLine()).orElse("");
+            assertThat(commandLine).as("the manager of the nni_node package, run by its own node").contains(site.resolve("nni_node/main.js").toString());
+            assertThat(waitForStatus(List.of("DONE", "ERROR"), Duration.ofMinutes(2))).isEqualTo("DONE");
+            assertThat(tunekit("nni", "stop").status()).isZero();
+            pid = null;
+        } finally {
+            cleanUp(pid);
+        }
+    }
+
     @Test
     void aTunerThatCannotStartIsReportedAndNothingIsLeftRunning() throws Exception {
         Path config = experiment("tuner: {name: NoSuchTuner}");
