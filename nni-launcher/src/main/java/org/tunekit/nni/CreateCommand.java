@@ -1,6 +1,7 @@
 package org.tunekit.nni;
 
 import com.google.gson.GsonBuilder;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,7 +76,7 @@ public final class CreateCommand implements Callable<Integer> {
                     cfg.experimentName(), ip instanceof String s ? s : null, port, foreground, prefix, interpreter, nni,
                     manager.environment(), Duration.ofSeconds(manager.timeoutSeconds));
             return new ExperimentLauncher(out, registry).launch(request);
-        } catch (LaunchException e) {
+        } catch (LaunchException | IOException e) {
             out.flush();
             err.println("tunekit nni create: " + e.getMessage());
             return 1;

@@ -85,6 +85,9 @@ final class ExperimentStopper {
     /** Stops one experiment; true if its manager is gone. */
     boolean stop(String id) throws IOException, InterruptedException {
         Map<String, Object> e = registry.read().get(id);
+        if (e == null) {
+            throw new LaunchException("experiment " + id + " left " + registry.file() + " meanwhile");
+        }
         out.println("Stopping experiment " + id);
         out.flush();
         Long pid = e.get("pid") instanceof Number n ? n.longValue() : null;

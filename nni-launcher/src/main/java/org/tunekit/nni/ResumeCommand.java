@@ -1,5 +1,6 @@
 package org.tunekit.nni;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +55,7 @@ public final class ResumeCommand implements Callable<Integer> {
                     stored.experimentName(), stored.nniManagerIp(), port, foreground, null, interpreter, nni, manager.environment(),
                     Duration.ofSeconds(manager.timeoutSeconds));
             return new ExperimentLauncher(out, registry).launch(request);
-        } catch (LaunchException e) {
+        } catch (LaunchException | IOException e) {
             out.flush();
             err.println("tunekit nni resume: " + e.getMessage());
             return 1;

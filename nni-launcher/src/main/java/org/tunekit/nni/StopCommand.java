@@ -1,7 +1,7 @@
 package org.tunekit.nni;
 
+import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,17 +33,16 @@ public final class StopCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
         ExperimentStopper stopper = new ExperimentStopper(out, registry);
-        List<String> ids;
         try {
-            ids = stopper.select(id, port, all);
-        } catch (LaunchException e) {
+            boolean allGone = true;
+            for (String i : stopper.select(id, port, all)) {
+                allGone &= stopper.stop(i);
+            }
+            return allGone ? 0 : 1;
+        } catch (LaunchException | IOException e) {
+            out.flush();
             err.println("tunekit nni stop: " + e.getMessage());
             return 1;
         }
-        boolean allGone = true;
-        for (String i : ids) {
-            allGone &= stopper.stop(i);
-        }
-        return allGone ? 0 : 1;
     }
 }

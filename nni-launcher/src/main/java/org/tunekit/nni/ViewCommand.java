@@ -1,5 +1,6 @@
 package org.tunekit.nni;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +47,7 @@ public final class ViewCommand implements Callable<Integer> {
                     stored.logLevel(), stored.experimentName(), stored.nniManagerIp(), port, false, null, interpreter, nni,
                     manager.environment(), Duration.ofSeconds(manager.timeoutSeconds));
             return new ExperimentLauncher(out, registry).launch(request);
-        } catch (LaunchException e) {
+        } catch (LaunchException | IOException e) {
             out.flush();
             err.println("tunekit nni view: " + e.getMessage());
             return 1;
