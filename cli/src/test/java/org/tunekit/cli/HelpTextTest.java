@@ -13,7 +13,8 @@ class HelpTextTest {
 
     @Test
     void everyCommandsHelpRendersWithoutWarnings() {
-        for (String command : List.of("dispatch", "list", "demo", "bench", "bench-curves")) {
+        for (String command : List.of("dispatch", "list", "demo", "bench", "bench-curves", "nni", "nni create", "nni resume", "nni view",
+                "nni stop")) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             PrintStream previousErr = System.err;
@@ -21,7 +22,7 @@ class HelpTextTest {
             System.setErr(new PrintStream(stray, true, StandardCharsets.UTF_8));
             int status;
             try {
-                status = TunekitMain.execute(new String[] {command, "--help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                status = TunekitMain.execute((command + " --help").split(" "), new PrintStream(out, true, StandardCharsets.UTF_8),
                         new PrintStream(err, true, StandardCharsets.UTF_8));
             } finally {
                 System.setErr(previousErr);

@@ -102,6 +102,31 @@ class AdvisorsIT {
         }
     }
 
+    /**
+     * NNI 3's config classes move {@code advisor} into {@code tuner} before the manager sees it, so
+     * under NNI's manager (started by nnictl, NNI's Python API or {@code tunekit nni create}) an
+     * advisor arrives as {@code tuner}; an assessor next to it is not used.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"Hyperband", "BOHB"})
+    void anAdvisorNamedAsTheTunerRunsAsTheAdvisor(String advisor) throws Exception {
+        Map<String, Object> classArgs = advisor.equals("Hyperband")
+                ? Map.of("R", 9, "eta", 3, "seed", 1)
+                : Map.of("min_budget", 1, "max_budget", 9, "eta", 3, "seed", 1);
+        String config = ExperimentConfig.encode(Map.of("tuner", Map.of("name", advisor, "classArgs", classArgs),
+                "assessor", Map.of("name", "Medianstop")));
+        try (TunekitProcess p = TunekitProcess.dispatch(config, Map.of())) {
+            p.send(new Command(CommandType.INITIALIZE, SPACE));
+            assertThat(p.next(LIMIT).type()).as(p.stderr()).isEqualTo(CommandType.INITIALIZED);
+            p.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "9"));
+            List<Trial> rung0 = trials(p, 9);
+            assertThat(rung0).extracting(Trial::budget).containsOnly(1L);
+            p.send(Command.of(CommandType.TERMINATE));
+            assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
+            assertThat(p.stderr()).contains("the assessor 'Medianstop' is not used");
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void serialHyperbandKeepsRequestsUntilARungCompletes() throws Exception {
         try (TunekitProcess p = start("Hyperband", Map.of("R", 9, "eta", 3, "seed", 1, "exec_mode", "serial"))) {

@@ -213,7 +213,29 @@ public final class AlgorithmCatalog {
         }
     }
 
-    private Object createByClass(AlgorithmSpec spec) {
+    /**
+     * True when a {@code tuner} entry names an advisor. NNI 3's config classes move an
+     * {@code advisor} entry into {@code tuner} before the manager sees it (NNI's own dispatcher then
+     * tells them apart by the class it created), so under NNI's manager, {@code tuner: {name:
+     * Hyperband}} is how an advisor arrives. A name counts when only advisors answer to it; a class
+     * when it implements {@code Advisor} or {@code AdvisorProvider}. Anything that cannot be told
+     * (an unknown name, a class that does not load) is not an advisor, so that creating it as a
+     * tuner reports what is wrong.
+     */
+    public boolean namesAdvisor(AlgorithmSpec spec) {
+        if (spec.name() != null && spec.className() == null) {
+            return entries.stream().noneMatch(e -> e.kind() == spec.kind() && e.answersTo(spec.name()))
+                    && entries.stream().anyMatch(e -> e.kind() == AlgorithmKind.ADVISOR && e.answersTo(spec.name()));
+        }
+        try {
+            Class<?> c = loadClass(spec);
+            return AlgorithmKind.ADVISOR.pluginType().isAssignableFrom(c) || AlgorithmKind.ADVISOR.providerType().isAssignableFrom(c);
+        } catch (PluginConfigurationException e) {
+            return false;
+        }
+    }
+
+    private Class<?> loadClass(AlgorithmSpec spec) {
         ClassLoader loader = sdkLoader;
         Path dir = spec.codeDirectory();
         if (dir != null) {
@@ -222,12 +244,15 @@ public final class AlgorithmCatalog {
             }
             loader = new URLClassLoader("tunekit-code:" + dir.getFileName(), urls(jarsIn(dir), dir), new SdkOnlyClassLoader(sdkLoader));
         }
-        Class<?> c;
         try {
-            c = Class.forName(spec.className(), true, loader);
+            return Class.forName(spec.className(), true, loader);
         } catch (ClassNotFoundException | LinkageError e) {
             throw new PluginConfigurationException(spec.describe() + " cannot be loaded" + (dir != null ? " from " + dir : "") + ": " + e, e);
         }
+    }
+
+    private Object createByClass(AlgorithmSpec spec) {
+        Class<?> c = loadClass(spec);
         AlgorithmKind kind = spec.kind();
         try {
             if (kind.providerType().isAssignableFrom(c)) {

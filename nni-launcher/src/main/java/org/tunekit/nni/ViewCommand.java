@@ -1,0 +1,56 @@
+package org.tunekit.nni;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tunekit nni view ID}: {@code nnictl view}: the web UI of a stopped experiment, read-only. */
+@Command(name = "view", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Show a stopped experiment in NNI's web UI, as 'nnictl view' does: the manager starts read-only (no tuner, "
+                + "no trials) in the background; 'tunekit nni stop ID' ends it."})
+public final class ViewCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "The experiment's id.")
+    String id;
+
+    @Option(names = {"--port", "-p"}, paramLabel = "PORT", description = "The port of the web UI (default: ${DEFAULT-VALUE}).")
+    int port = 8080;
+
+    @Option(names = {"--experiment-dir", "-e"}, paramLabel = "DIR",
+            description = "The experiments folder that holds ID/, for an experiment not in ~/nni-experiments/.experiment.")
+    Path experimentDir;
+
+    @Mixin
+    ManagerOptions manager;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
+            StoredExperiment stored = StoredExperiment.find(id, experimentDir, registry, "viewed");
+            NniInstallation nni = NniInstallation.find(manager.nniNode, manager.python, System.getenv());
+            nni.notes().forEach(n -> err.println("WARNING: " + n));
+            Path interpreter = ExperimentLauncher.interpreter(manager.interpreter);
+            var request = new ExperimentLauncher.Request("view", id, stored.config(), stored.mode(), stored.experimentsDir(),
+                    stored.logLevel(), stored.experimentName(), stored.nniManagerIp(), port, false, null, interpreter, nni,
+                    manager.environment(), Duration.ofSeconds(manager.timeoutSeconds));
+            return new ExperimentLauncher(out, registry).launch(request);
+        } catch (LaunchException | IOException e) {
+            out.flush();
+            err.println("tunekit nni view: " + e.getMessage());
+            return 1;
+        }
+    }
+}
