@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * duration of {@code run()} (the README's snippet, verbatim) makes NNI's manager run Tunekit as the
  * tuner. Runs NNI 3's own Python package against its own manager built from source.
  *
- * <p>Needs the manager build of {@link NniManagerIT}, and a {@code /usr/bin/python3} that imports
+ * <p>Needs the manager build of {@link NniLauncherIT}, and a {@code /usr/bin/python3} that imports
  * NNI 3's {@code nni.experiment} from {@code $NNI_PYTHONPATH} (default: {@code $NNI_TRIAL_SIDE/v3},
  * else {@code ~/nni-trial-side/v3}, as {@code distribution/nni-trial-side.sh} prepares it) with
  * typeguard 3 or later (NNI 3's config classes need it); skipped otherwise.
@@ -70,10 +70,10 @@ class NniPythonApiIT {
     @Test
     void theExperimentApiRunsTunekitWhenSysExecutableSaysSo() throws Exception {
         assumeTrue(DIST != null, "NNI_LAB is not set: set it to a build of NNI 3's manager (../shared/nni-lab/build.sh makes one in ~/nni-lab)");
-        assumeTrue(Files.isRegularFile(DIST.resolve("main.js")), "NNI's manager is not built at " + DIST + " (see NniManagerIT)");
+        assumeTrue(Files.isRegularFile(DIST.resolve("main.js")), "NNI's manager is not built at " + DIST + " (see NniLauncherIT)");
         assumeTrue(Files.isExecutable(Path.of(PYTHON)), PYTHON + " is missing");
         Path site = Files.createDirectories(tmp.resolve("site"));
-        NniManagerIT.nniNodePackage(site);
+        NniLauncherIT.nniNodePackage(site);
         Files.createDirectories(site.resolve("nni_assets"));
         Files.writeString(site.resolve("nni_assets/__init__.py"), "");
         Path home = Files.createDirectories(tmp.resolve("home"));
