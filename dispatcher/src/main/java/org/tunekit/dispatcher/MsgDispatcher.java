@@ -6,11 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -34,6 +36,7 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
+import org.tunekit.sdk.space.Parameter;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
@@ -113,6 +116,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         });
     }
 
+    /** The current space, one parameter each, for {@link #checkInSpace}; set on the default worker. */
+    private volatile Map<String, SearchSpace> spaceByParameter = Map.of();
+
     /** The tuner's context: usable only on the default worker while it runs. */
     private final class Context implements TunerContext {
         @Override
@@ -125,6 +131,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                                 + "': only the tuner's own callbacks, on the dispatcher's default worker, may use the context");
             }
             long id = ids.take();
+            checkInSpace(parameters, id, "TunerContext.sendTrial");
             generated.put(id, parameters);
             try {
                 send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(id, parameters.values())));
@@ -303,6 +310,43 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
     }
 
+    /**
+     * Each top-level parameter of {@code space} as a space of its own, so that a generated set can be
+     * checked parameter by parameter: a key the space does not have (PBT's checkpoint directories) or
+     * a parameter a set leaves out (BatchTuner's) is the tuner's business, a value outside its
+     * parameter's range is an error.
+     */
+    private static Map<String, SearchSpace> byParameter(SearchSpace space) {
+        Map<String, SearchSpace> out = new HashMap<>();
+        for (Parameter p : space.parameters()) {
+            try {
+                out.put(p.name(), SearchSpace.parse(Collections.singletonMap(p.name(), space.definition().get(p.name()))));
+            } catch (RuntimeException e) {
+                LOG.debug("parameter {} is not checked in generated sets: {}", p.name(), e.toString());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Fails when {@code p}, about to be sent as parameter id {@code id}, has a value outside the space,
+     * naming the parameter, the value and the range.
+     */
+    private void checkInSpace(Parameters p, long id, String from) {
+        Map<String, SearchSpace> spaces = spaceByParameter;
+        for (Map.Entry<String, ?> e : p.values().entrySet()) {
+            SearchSpace one = spaces.get(e.getKey());
+            if (one == null) {
+                continue;
+            }
+            Optional<String> bad = one.violation(Parameters.of(Collections.singletonMap(e.getKey(), e.getValue())));
+            if (bad.isPresent()) {
+                throw new PluginException("the tuner's " + from + " gave parameters outside the search space for parameter id " + id
+                        + ": " + bad.get(), null);
+            }
+        }
+    }
+
     static SearchSpace parseSpace(Command command) throws ProtocolException {
         Map<String, Object> definition = Payloads.searchSpace(command);
         try {
@@ -313,6 +357,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void updateSearchSpace(SearchSpace space) {
+        spaceByParameter = byParameter(space);
         try {
             tuner.updateSearchSpace(space);
         } catch (RuntimeException e) {
@@ -354,6 +399,10 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             if (p == null) {
                 throw new PluginException("the tuner returned null parameters for id " + ids.get(i), null);
             }
+            checkInSpace(p, ids.get(i), count == 1 ? "generateParameters" : "generateMultipleParameters");
+        }
+        for (int i = 0; i < sets.size(); i++) {
+            Parameters p = sets.get(i);
             generated.put(ids.get(i), p);
             send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(ids.get(i), p.values())));
         }
@@ -367,6 +416,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         Parameters p = null;
         try {
             p = tuner.generateParameters(id, m.trialJobId());
+            if (p != null) {
+                checkInSpace(p, id, "generateParameters(" + id + ", \"" + m.trialJobId() + "\")");
+            }
             generated.put(id, p);
         } catch (NoMoreTrialsException e) {
             LOG.info("the tuner has no more parameters for multi-phase trial {}", m.trialJobId());
