@@ -75,8 +75,8 @@ public final class SpiVersion implements Comparable<SpiVersion> {
             if (dot > 0 && dot == t.lastIndexOf('.')) {
                 return new SpiVersion(Integer.parseInt(t.substring(0, dot)), Integer.parseInt(t.substring(dot + 1)));
             }
-        } catch (NumberFormatException e) {
-            // falls through to the message below
+        } catch (IllegalArgumentException e) {
+            // not numbers, or negative ones: the message below
         }
         throw new IllegalArgumentException("'" + text + "' is not an SPI version (expected MAJOR.MINOR, such as 1.0)");
     }
