@@ -6,13 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -36,7 +34,6 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
-import org.tunekit.sdk.space.Parameter;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
@@ -116,8 +113,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         });
     }
 
-    /** The current space, one parameter each, for {@link #checkInSpace}; set on the default worker. */
-    private volatile Map<String, SearchSpace> spaceByParameter = Map.of();
+    /** Checks generated sets against the current space. */
+    private final SpaceCheck spaceCheck = new SpaceCheck("tuner");
 
     /** The tuner's context: usable only on the default worker while it runs. */
     private final class Context implements TunerContext {
@@ -131,7 +128,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                                 + "': only the tuner's own callbacks, on the dispatcher's default worker, may use the context");
             }
             long id = ids.take();
-            checkInSpace(parameters, id, "TunerContext.sendTrial");
+            spaceCheck.check(parameters, id, "TunerContext.sendTrial");
             generated.put(id, parameters);
             try {
                 send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(id, parameters.values())));
@@ -310,43 +307,6 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
     }
 
-    /**
-     * Each top-level parameter of {@code space} as a space of its own, so that a generated set can be
-     * checked parameter by parameter: a key the space does not have (PBT's checkpoint directories) or
-     * a parameter a set leaves out (BatchTuner's) is the tuner's business, a value outside its
-     * parameter's range is an error.
-     */
-    private static Map<String, SearchSpace> byParameter(SearchSpace space) {
-        Map<String, SearchSpace> out = new HashMap<>();
-        for (Parameter p : space.parameters()) {
-            try {
-                out.put(p.name(), SearchSpace.parse(Collections.singletonMap(p.name(), space.definition().get(p.name()))));
-            } catch (RuntimeException e) {
-                LOG.debug("parameter {} is not checked in generated sets: {}", p.name(), e.toString());
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Fails when {@code p}, about to be sent as parameter id {@code id}, has a value outside the space,
-     * naming the parameter, the value and the range.
-     */
-    private void checkInSpace(Parameters p, long id, String from) {
-        Map<String, SearchSpace> spaces = spaceByParameter;
-        for (Map.Entry<String, ?> e : p.values().entrySet()) {
-            SearchSpace one = spaces.get(e.getKey());
-            if (one == null) {
-                continue;
-            }
-            Optional<String> bad = one.violation(Parameters.of(Collections.singletonMap(e.getKey(), e.getValue())));
-            if (bad.isPresent()) {
-                throw new PluginException("the tuner's " + from + " gave parameters outside the search space for parameter id " + id
-                        + ": " + bad.get(), null);
-            }
-        }
-    }
-
     static SearchSpace parseSpace(Command command) throws ProtocolException {
         Map<String, Object> definition = Payloads.searchSpace(command);
         try {
@@ -357,7 +317,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void updateSearchSpace(SearchSpace space) {
-        spaceByParameter = byParameter(space);
+        spaceCheck.update(space);
         try {
             tuner.updateSearchSpace(space);
         } catch (RuntimeException e) {
@@ -399,7 +359,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             if (p == null) {
                 throw new PluginException("the tuner returned null parameters for id " + ids.get(i), null);
             }
-            checkInSpace(p, ids.get(i), count == 1 ? "generateParameters" : "generateMultipleParameters");
+            spaceCheck.check(p, ids.get(i), count == 1 ? "generateParameters" : "generateMultipleParameters");
         }
         for (int i = 0; i < sets.size(); i++) {
             Parameters p = sets.get(i);
@@ -417,7 +377,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         try {
             p = tuner.generateParameters(id, m.trialJobId());
             if (p != null) {
-                checkInSpace(p, id, "generateParameters(" + id + ", \"" + m.trialJobId() + "\")");
+                spaceCheck.check(p, id, "generateParameters(" + id + ", \"" + m.trialJobId() + "\")");
             }
             generated.put(id, p);
         } catch (NoMoreTrialsException e) {

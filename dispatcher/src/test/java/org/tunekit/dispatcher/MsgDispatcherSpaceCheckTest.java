@@ -9,7 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.tunekit.dispatcher.MsgDispatcherBaseTest.ListChannel;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
+import org.tunekit.sdk.Advisor;
+import org.tunekit.sdk.AdvisorContext;
+import org.tunekit.sdk.MetricReport;
 import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.TrialEnd;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
@@ -69,5 +73,28 @@ class MsgDispatcherSpaceCheckTest {
         assertThat(ch.sent().get(ch.sent().size() - 1).payload())
                 .contains("generateParameters gave parameters outside the search space for parameter id 0",
                         "parameter 'layers' (randint): 4 is not a possible value (expected an integer in [1, 4))");
+    }
+
+    @Test
+    void anAdvisorsSetsAreCheckedToo() {
+        ListChannel ch = new ListChannel(
+                new Command(CommandType.INITIALIZE, SPACE),
+                new Command(CommandType.REQUEST_TRIAL_JOBS, "1"),
+                Command.of(CommandType.TERMINATE));
+        Advisor advisor = new Advisor() {
+            private AdvisorContext context;
+
+            @Override public void open(AdvisorContext c) { context = c; }
+            @Override public void updateSearchSpace(SearchSpace space) {}
+            @Override public void requestTrialJobs(int count) {
+                context.sendTrial(context.newParameterId(), Parameters.of(Map.of("lr", 0.0, "layers", 1L, "TRIAL_BUDGET", 3L)));
+            }
+            @Override public void reportMetric(MetricReport report) {}
+            @Override public void trialEnd(TrialEnd end) {}
+        };
+        assertThat(new AdvisorDispatcher(ch, advisor, SETTINGS).run()).isEqualTo(1);
+        assertThat(ch.sent()).extracting(Command::type).containsExactly(CommandType.INITIALIZED, CommandType.ERROR);
+        assertThat(ch.sent().get(1).payload()).startsWith("the advisor's AdvisorContext.sendTrial gave parameters outside the search space"
+                + " for parameter id 0: parameter 'lr' (loguniform): 0.0 is not a possible value");
     }
 }
