@@ -106,6 +106,7 @@ public final class AlgorithmCatalog {
             }
         }
         found.entries.sort(Comparator.comparing((Entry e) -> e.kind()).thenComparing(e -> e.provider().name().toLowerCase(Locale.ROOT)));
+        reportSharedNames(found);
         return new AlgorithmCatalog(found, appLoader);
     }
 
@@ -185,6 +186,25 @@ public final class AlgorithmCatalog {
                 UnlistedProviders.find(kind, jars, loader).forEach(c -> found.problems.add(UnlistedProviders.message(kind, c, origin)));
             }
         }
+    }
+
+    /** Names (or aliases) answered by more than one provider of a kind: using one is an error, so say so up front. */
+    private static void reportSharedNames(Found found) {
+        Map<String, List<Entry>> byName = new java.util.TreeMap<>();
+        for (Entry e : found.entries) {
+            List<String> names = new ArrayList<>();
+            names.add(e.provider().name());
+            names.addAll(e.provider().aliases());
+            names.stream().filter(n -> n != null && !n.isBlank()).map(n -> e.kind().label() + " '" + n.toLowerCase(Locale.ROOT) + "'")
+                    .distinct().forEach(key -> byName.computeIfAbsent(key, k -> new ArrayList<>()).add(e));
+        }
+        byName.forEach((key, list) -> {
+            if (list.size() > 1) {
+                found.problems.add(key + " is provided by " + list.stream()
+                        .map(e -> e.provider().getClass().getName() + " (" + e.origin() + ")").collect(Collectors.joining(" and "))
+                        + "; a config naming it is refused: remove all but one from the plugin directories, or rename one");
+            }
+        });
     }
 
     private static void reject(Found found, AlgorithmKind kind, ServiceLoader.Provider<? extends AlgorithmProvider> p, String reason) {

@@ -130,6 +130,8 @@ class AlgorithmCatalogPluginTest {
         Path a = PluginJars.tuner("twina", "Twin", "return new T();").service(TunerProvider.class, "twina.P").build(plugins().resolve("a.jar"));
         Path b = PluginJars.tuner("twinb", "twin", "return new T();").service(TunerProvider.class, "twinb.P").build(plugins().resolve("b.jar"));
         AlgorithmCatalog catalog = AlgorithmCatalog.discover(List.of(plugins()));
+        assertThat(catalog.problems()).singleElement().asString()
+                .contains("tuner 'twin' is provided by", a.toString(), b.toString(), "a config naming it is refused");
         assertThatThrownBy(() -> catalog.create(tuner("TWIN"), Tuner.class))
                 .isInstanceOf(PluginConfigurationException.class)
                 .hasMessageContaining("ambiguous").hasMessageContaining(a.toString()).hasMessageContaining(b.toString())
