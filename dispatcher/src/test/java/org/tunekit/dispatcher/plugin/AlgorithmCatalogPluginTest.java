@@ -155,4 +155,26 @@ class AlgorithmCatalogPluginTest {
                 .hasMessageContaining("tuner 'boom' could not be created: its provider boom.P")
                 .hasMessageContaining("cannot open model file").hasMessageContaining("FileNotFoundException: /no/model.bin");
     }
+
+    @Test
+    void aClassNamedInTheConfigIsCheckedToo() throws Exception {
+        Path code = tmp.resolve("code");
+        Path jar = PluginJars.tuner("byclass", "ByClass", "return new T();").build(code.resolve("byclass.jar"));
+        try (var jf = new java.util.jar.JarFile(jar.toFile())) {
+            assertThat(PluginJars.utf8(jf.getInputStream(jf.getEntry(SpiVersion.RECORD_RESOURCE)).readAllBytes()))
+                    .contains("providers=byclass.P", "plugins=byclass.T");
+        }
+        AlgorithmCatalog catalog = AlgorithmCatalog.discover(List.of());
+        AlgorithmSpec spec = new AlgorithmSpec(AlgorithmKind.TUNER, null, "byclass.T", code, ClassArguments.of(java.util.Map.of()));
+        assertThat(catalog.create(spec, Tuner.class).getClass().getName()).isEqualTo("byclass.T");
+
+        String newer = (SpiVersion.MAJOR + 1) + ".0";
+        Path future = tmp.resolve("future");
+        PluginJars.tuner("byclass2", "ByClass2", "return new T();").resource(SpiVersion.RECORD_RESOURCE, "spi-version=" + newer + "\n")
+                .withoutProcessors().build(future.resolve("future.jar"));
+        AlgorithmSpec futureSpec = new AlgorithmSpec(AlgorithmKind.TUNER, null, "byclass2.T", future, ClassArguments.of(java.util.Map.of()));
+        assertThatThrownBy(() -> catalog.create(futureSpec, Tuner.class)).isInstanceOf(PluginConfigurationException.class)
+                .hasMessageContaining("tuner class byclass2.T from " + future)
+                .hasMessageContaining("SPI " + newer).hasMessageContaining("this Tunekit has SPI " + SpiVersion.current());
+    }
 }

@@ -21,14 +21,17 @@ import org.tunekit.sdk.spi.SpiVersion;
  * against. {@code javac} finds this processor on the compile class path (the SDK jar lists it in
  * {@code META-INF/services/javax.annotation.processing.Processor}) and runs it without any
  * configuration; it claims no annotation and changes no class. When the compiled sources include a
- * concrete class implementing a provider interface, it writes {@link SpiVersion#RECORD_RESOURCE}
- * with the SPI version and the provider classes. Not part of the SPI.
+ * concrete class implementing a provider interface, or {@code Tuner}, {@code Assessor} or
+ * {@code Advisor} (a plugin named by class in a config), it writes
+ * {@link SpiVersion#RECORD_RESOURCE} with the SPI version and those classes. Not part of the SPI.
  */
 public final class SpiVersionRecorder extends AbstractProcessor {
     private static final String[] PROVIDER_TYPES = {
         "org.tunekit.sdk.spi.TunerProvider", "org.tunekit.sdk.spi.AssessorProvider", "org.tunekit.sdk.spi.AdvisorProvider"};
+    private static final String[] PLUGIN_TYPES = {"org.tunekit.sdk.Tuner", "org.tunekit.sdk.Assessor", "org.tunekit.sdk.Advisor"};
 
     private final Set<String> providers = new TreeSet<>();
+    private final Set<String> plugins = new TreeSet<>();
     private boolean written;
 
     /** Created by {@code javac}. */
@@ -49,7 +52,7 @@ public final class SpiVersionRecorder extends AbstractProcessor {
         for (Element e : round.getRootElements()) {
             collect(e);
         }
-        if (round.processingOver() && !providers.isEmpty() && !written) {
+        if (round.processingOver() && (!providers.isEmpty() || !plugins.isEmpty()) && !written) {
             written = true;
             write();
         }
@@ -61,16 +64,21 @@ public final class SpiVersionRecorder extends AbstractProcessor {
             return;
         }
         TypeElement type = (TypeElement) e;
-        if (!type.getModifiers().contains(Modifier.ABSTRACT) && isProvider(type.asType())) {
-            providers.add(processingEnv.getElementUtils().getBinaryName(type).toString());
+        if (!type.getModifiers().contains(Modifier.ABSTRACT)) {
+            String name = processingEnv.getElementUtils().getBinaryName(type).toString();
+            if (implementsAny(type.asType(), PROVIDER_TYPES)) {
+                providers.add(name);
+            } else if (implementsAny(type.asType(), PLUGIN_TYPES)) {
+                plugins.add(name);
+            }
         }
         for (Element inner : type.getEnclosedElements()) {
             collect(inner);
         }
     }
 
-    private boolean isProvider(TypeMirror t) {
-        for (String name : PROVIDER_TYPES) {
+    private boolean implementsAny(TypeMirror t, String[] types) {
+        for (String name : types) {
             TypeElement spi = processingEnv.getElementUtils().getTypeElement(name);
             if (spi != null && processingEnv.getTypeUtils().isAssignable(t, processingEnv.getTypeUtils().erasure(spi.asType()))) {
                 return true;
@@ -84,6 +92,7 @@ public final class SpiVersionRecorder extends AbstractProcessor {
             w.write("# Written by the Tunekit SDK while compiling this plugin: the SPI version it was compiled against.\n");
             w.write(SpiVersion.RECORD_KEY + "=" + SpiVersion.CURRENT_TEXT + "\n");
             w.write("providers=" + String.join(",", providers) + "\n");
+            w.write("plugins=" + String.join(",", plugins) + "\n");
         } catch (IOException | RuntimeException ex) {
             processingEnv.getMessager().printMessage(Diagnostic.Kind.NOTE,
                     "Tunekit SDK: could not record the SPI version in " + SpiVersion.RECORD_RESOURCE + ": " + ex);
