@@ -73,13 +73,17 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
             case INITIALIZE -> {
                 var space = MsgDispatcher.parseSpace(command);
                 submit(Queue.DEFAULT, () -> {
+                    spaceCheck.update(space);
                     call("updateSearchSpace", () -> advisor.updateSearchSpace(space));
                     send(Command.of(CommandType.INITIALIZED));
                 });
             }
             case UPDATE_SEARCH_SPACE -> {
                 var space = MsgDispatcher.parseSpace(command);
-                submit(Queue.DEFAULT, () -> call("updateSearchSpace", () -> advisor.updateSearchSpace(space)));
+                submit(Queue.DEFAULT, () -> {
+                    spaceCheck.update(space);
+                    call("updateSearchSpace", () -> advisor.updateSearchSpace(space));
+                });
             }
             case REQUEST_TRIAL_JOBS -> {
                 int n = Payloads.trialCount(command);
@@ -116,12 +120,15 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     private void call(String method, Runnable r) {
         try {
             r.run();
-        } catch (UncheckedIOException e) {
-            throw e;
+        } catch (UncheckedIOException | PluginException e) {
+            throw e; // a failed send, or a set outside the space: already says what happened
         } catch (RuntimeException e) {
             throw new PluginException("the advisor failed in " + method, e);
         }
     }
+
+    /** Checks the sets the advisor sends against the current space. */
+    private final SpaceCheck spaceCheck = new SpaceCheck("advisor");
 
     private final class Context implements AdvisorContext {
         @Override
@@ -131,11 +138,15 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
 
         @Override
         public void sendTrial(long parameterId, Parameters parameters) {
+            spaceCheck.check(parameters, parameterId, "AdvisorContext.sendTrial");
             sendUnchecked(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(parameterId, parameters.values())));
         }
 
         @Override
         public void sendTrialParameters(String trialJobId, int parameterIndex, long parameterId, Parameters parameters) {
+            if (parameters != null) {
+                spaceCheck.check(parameters, parameterId, "AdvisorContext.sendTrialParameters");
+            }
             sendUnchecked(new Command(CommandType.SEND_TRIAL_JOB_PARAMETER, Payloads.trialParameterRecord(parameterId,
                     parameters == null ? null : parameters.values(), trialJobId, parameterIndex)));
         }

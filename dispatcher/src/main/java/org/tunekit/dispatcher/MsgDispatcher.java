@@ -122,6 +122,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         });
     }
 
+    /** Checks generated sets against the current space. */
+    private final SpaceCheck spaceCheck = new SpaceCheck("tuner");
+
     /** The tuner's context: usable only on the default worker while it runs. */
     private final class Context implements TunerContext {
         @Override
@@ -134,6 +137,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                                 + "': only the tuner's own callbacks, on the dispatcher's default worker, may use the context");
             }
             long id = ids.take();
+            spaceCheck.check(parameters, id, "TunerContext.sendTrial");
             generated.put(id, parameters);
             try {
                 send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(id, parameters.values())));
@@ -322,6 +326,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void updateSearchSpace(SearchSpace space) {
+        spaceCheck.update(space);
         try {
             tuner.updateSearchSpace(space);
         } catch (RuntimeException e) {
@@ -363,6 +368,10 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             if (p == null) {
                 throw new PluginException("the tuner returned null parameters for id " + ids.get(i), null);
             }
+            spaceCheck.check(p, ids.get(i), count == 1 ? "generateParameters" : "generateMultipleParameters");
+        }
+        for (int i = 0; i < sets.size(); i++) {
+            Parameters p = sets.get(i);
             generated.put(ids.get(i), p);
             send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(ids.get(i), p.values())));
         }
@@ -376,6 +385,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         Parameters p = null;
         try {
             p = tuner.generateParameters(id, m.trialJobId());
+            if (p != null) {
+                spaceCheck.check(p, id, "generateParameters(" + id + ", \"" + m.trialJobId() + "\")");
+            }
             generated.put(id, p);
         } catch (NoMoreTrialsException e) {
             LOG.info("the tuner has no more parameters for multi-phase trial {}", m.trialJobId());

@@ -20,7 +20,7 @@ import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.space.SearchSpace;
 
 class MsgDispatcherTunerContextTest {
-    private static final String SPACE = "{\"x\":{\"_type\":\"choice\",\"_value\":[1,2,3]}}";
+    private static final String SPACE = "{\"x\":{\"_type\":\"choice\",\"_value\":[1,2,3,10]}}";
     private static final DispatcherSettings SETTINGS = new DispatcherSettings(false, null, false, Duration.ofSeconds(30));
 
     /**

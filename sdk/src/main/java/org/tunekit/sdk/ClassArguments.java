@@ -63,14 +63,59 @@ public final class ClassArguments {
         List<String> unknown = new ArrayList<>();
         for (String k : values.keySet()) {
             if (!allowed.contains(k)) {
-                unknown.add(prefix + k);
+                String closest = closest(k, allowed);
+                unknown.add("'" + prefix + k + "'" + (closest == null ? "" : " (did you mean '" + prefix + closest + "'?)"));
             }
         }
         if (!unknown.isEmpty()) {
-            throw new InvalidClassArgumentException((unknown.size() == 1 ? "unknown class argument '" : "unknown class arguments '")
-                    + String.join("', '", unknown) + "'; known: " + new TreeSet<>(allowed));
+            throw new InvalidClassArgumentException((unknown.size() == 1 ? "unknown class argument " : "unknown class arguments ")
+                    + String.join(", ", unknown) + "; known: " + new TreeSet<>(allowed));
         }
         return this;
+    }
+
+    /** The known name {@code name} is most likely a misspelling of, or null when none is close. */
+    static String closest(String name, Set<String> known) {
+        String n = squash(name);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : known) {
+            if (squash(k).equals(n)) {
+                return k; // differs only in case, '_' or '-': optimizeMode, Optimize-Mode
+            }
+            int d = distance(name.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k;
+            }
+        }
+        return best != null && bestDistance <= Math.max(2, Math.min(name.length(), best.length()) / 3) && bestDistance < name.length()
+                ? best : null;
+    }
+
+    private static String squash(String s) {
+        return s.toLowerCase(Locale.ROOT).replace("_", "").replace("-", "");
+    }
+
+    /** Edit distance with adjacent transpositions (so {@code sede} is one step from {@code seed}). */
+    private static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** A string argument. */

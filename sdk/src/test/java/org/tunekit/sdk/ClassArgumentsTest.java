@@ -66,12 +66,27 @@ class ClassArgumentsTest {
         assertThat(a.requireOnly("seed", "optimize_mode")).isSameAs(a);
         assertThatThrownBy(() -> ClassArguments.of(Map.of("sede", 1)).requireOnly("seed", "optimize_mode"))
                 .isInstanceOf(InvalidClassArgumentException.class)
-                .hasMessage("unknown class argument 'sede'; known: [optimize_mode, seed]");
+                .hasMessage("unknown class argument 'sede' (did you mean 'seed'?); known: [optimize_mode, seed]");
         Map<String, Object> two = new java.util.LinkedHashMap<>();
         two.put("a", 1);
         two.put("b", 2);
         assertThatThrownBy(() -> ClassArguments.of(two).requireOnly("seed"))
                 .hasMessageStartingWith("unknown class arguments 'a', 'b'");
+    }
+
+    @Test
+    void aMisspeltArgumentGetsTheClosestKnownName() {
+        String[] known = {"optimize_mode", "seed", "constant_liar_type", "n_startup_jobs"};
+        assertThatThrownBy(() -> ClassArguments.of(Map.of("optimise_mode", "maximize")).requireOnly(known))
+                .hasMessageStartingWith("unknown class argument 'optimise_mode' (did you mean 'optimize_mode'?)");
+        assertThatThrownBy(() -> ClassArguments.of(Map.of("optimizeMode", "maximize")).requireOnly(known))
+                .hasMessageContaining("(did you mean 'optimize_mode'?)");
+        assertThatThrownBy(() -> ClassArguments.of(Map.of("n_startup_job", 3)).requireOnly(known))
+                .hasMessageContaining("(did you mean 'n_startup_jobs'?)");
+        assertThatThrownBy(() -> ClassArguments.of(Map.of("temperature", 3)).requireOnly(known))
+                .hasMessage("unknown class argument 'temperature'; known: [constant_liar_type, n_startup_jobs, optimize_mode, seed]");
+        assertThatThrownBy(() -> ClassArguments.of(Map.of("tpe_args", Map.of("gamam", 1))).getNested("tpe_args").requireOnly("gamma"))
+                .hasMessageContaining("'tpe_args.gamam' (did you mean 'tpe_args.gamma'?)");
     }
 
     @Test

@@ -12,7 +12,9 @@ import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.IdentityHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -46,13 +48,30 @@ public final class AlgorithmCatalog {
         }
     }
 
+    /**
+     * A provider that was found but cannot be used; naming it in a config gives {@code reason}.
+     */
+    private record Rejected(AlgorithmKind kind, String name, String reason) {}
+
+    /** What one discovery pass collects. */
+    private static final class Found {
+        final List<Entry> entries = new ArrayList<>();
+        final List<Rejected> rejected = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
+        final Map<AlgorithmProvider, SpiCheck.Declared> declared = new IdentityHashMap<>();
+    }
+
     private final List<Entry> entries;
+    private final List<Rejected> rejected;
     private final List<String> problems;
+    private final Map<AlgorithmProvider, SpiCheck.Declared> declared;
     private final ClassLoader sdkLoader;
 
-    private AlgorithmCatalog(List<Entry> entries, List<String> problems, ClassLoader sdkLoader) {
-        this.entries = List.copyOf(entries);
-        this.problems = List.copyOf(problems);
+    private AlgorithmCatalog(Found found, ClassLoader sdkLoader) {
+        this.entries = List.copyOf(found.entries);
+        this.rejected = List.copyOf(found.rejected);
+        this.problems = List.copyOf(found.problems);
+        this.declared = found.declared;
         this.sdkLoader = sdkLoader;
     }
 
@@ -63,9 +82,8 @@ public final class AlgorithmCatalog {
      */
     public static AlgorithmCatalog discover(List<Path> pluginDirectories) {
         ClassLoader appLoader = AlgorithmCatalog.class.getClassLoader();
-        List<Entry> entries = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        load(appLoader, "built-in", entries, problems);
+        Found found = new Found();
+        load(appLoader, "built-in", List.of(), SpiCheck.Declared.NONE, found);
         SdkOnlyClassLoader parent = new SdkOnlyClassLoader(appLoader);
         for (Path dir : pluginDirectories) {
             if (!Files.isDirectory(dir)) {
@@ -76,12 +94,20 @@ public final class AlgorithmCatalog {
                 if (jars.isEmpty()) {
                     continue;
                 }
+                SpiCheck.Declared declared;
+                try {
+                    declared = SpiCheck.declared(jars, null);
+                } catch (PluginConfigurationException e) {
+                    found.problems.add("plugin " + unit + ": " + e.getMessage());
+                    declared = SpiCheck.Declared.NONE;
+                }
                 ClassLoader loader = new URLClassLoader("tunekit-plugin:" + unit.getFileName(), urls(jars, null), parent);
-                load(loader, unit.toString(), entries, problems);
+                load(loader, unit.toString(), jars, declared, found);
             }
         }
-        entries.sort(Comparator.comparing((Entry e) -> e.kind()).thenComparing(e -> e.provider().name().toLowerCase(Locale.ROOT)));
-        return new AlgorithmCatalog(entries, problems, appLoader);
+        found.entries.sort(Comparator.comparing((Entry e) -> e.kind()).thenComparing(e -> e.provider().name().toLowerCase(Locale.ROOT)));
+        reportSharedNames(found);
+        return new AlgorithmCatalog(found, appLoader);
     }
 
     private static List<Path> pluginUnits(Path dir) {
@@ -115,19 +141,81 @@ public final class AlgorithmCatalog {
         return urls.toArray(URL[]::new);
     }
 
-    private static void load(ClassLoader loader, String origin, List<Entry> entries, List<String> problems) {
+    private static void load(ClassLoader loader, String origin, List<Path> jars, SpiCheck.Declared declared, Found found) {
+        boolean plugin = !jars.isEmpty();
+        String versionProblem = SpiCheck.versionProblem(declared);
         for (AlgorithmKind kind : AlgorithmKind.values()) {
             ServiceLoader<? extends AlgorithmProvider> sl = ServiceLoader.load(kind.providerType(), loader);
-            for (ServiceLoader.Provider<? extends AlgorithmProvider> p : sl.stream().toList()) {
+            List<ServiceLoader.Provider<? extends AlgorithmProvider>> listed;
+            try {
+                listed = sl.stream().<ServiceLoader.Provider<? extends AlgorithmProvider>>map(x -> x).toList();
+            } catch (ServiceConfigurationError e) {
+                found.problems.add(kind.label() + " providers of " + origin + " cannot be listed: " + e.getMessage());
+                continue;
+            }
+            for (ServiceLoader.Provider<? extends AlgorithmProvider> p : listed) {
+                String what = kind.label() + " provider " + p.type().getName() + " from " + origin;
+                if (plugin && versionProblem != null) {
+                    reject(found, kind, p, what + " " + versionProblem);
+                    continue;
+                }
                 try {
+                    List<String> missing = SpiCheck.missingMethods(p.type(), kind.providerType());
+                    if (!missing.isEmpty()) {
+                        reject(found, kind, p, SpiCheck.missingMessage(what, p.type(), missing, declared));
+                        continue;
+                    }
                     AlgorithmProvider provider = p.get();
-                    String where = "built-in".equals(origin) ? originOf(provider.getClass()) : origin;
-                    entries.add(new Entry(kind, provider, where));
-                } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
-                    problems.add(kind.label() + " provider " + p.type().getName() + " from " + origin + " could not be created: " + e);
+                    String name = provider.name();
+                    String where = plugin ? origin : originOf(provider.getClass());
+                    found.entries.add(new Entry(kind, provider, where));
+                    found.declared.put(provider, declared);
+                    if (name == null || name.isBlank()) {
+                        found.problems.add(what + " has no name: its name() returned " + (name == null ? "null" : "'" + name + "'"));
+                    }
+                } catch (ServiceConfigurationError e) {
+                    Throwable cause = e.getCause() != null ? e.getCause() : e;
+                    found.problems.add(what + " could not be created: " + cause);
+                } catch (LinkageError e) {
+                    found.problems.add(SpiCheck.linkageMessage(what, e, declared));
+                } catch (RuntimeException e) {
+                    found.problems.add(what + " could not be created: " + e);
                 }
             }
+            if (plugin && listed.isEmpty()) {
+                UnlistedProviders.find(kind, jars, loader).forEach(c -> found.problems.add(UnlistedProviders.message(kind, c, origin)));
+            }
         }
+    }
+
+    /** Names (or aliases) answered by more than one provider of a kind: using one is an error, so say so up front. */
+    private static void reportSharedNames(Found found) {
+        Map<String, List<Entry>> byName = new java.util.TreeMap<>();
+        for (Entry e : found.entries) {
+            List<String> names = new ArrayList<>();
+            names.add(e.provider().name());
+            names.addAll(e.provider().aliases());
+            names.stream().filter(n -> n != null && !n.isBlank()).map(n -> e.kind().label() + " '" + n.toLowerCase(Locale.ROOT) + "'")
+                    .distinct().forEach(key -> byName.computeIfAbsent(key, k -> new ArrayList<>()).add(e));
+        }
+        byName.forEach((key, list) -> {
+            if (list.size() > 1) {
+                found.problems.add(key + " is provided by " + list.stream()
+                        .map(e -> e.provider().getClass().getName() + " (" + e.origin() + ")").collect(Collectors.joining(" and "))
+                        + "; a config naming it is refused: remove all but one from the plugin directories, or rename one");
+            }
+        });
+    }
+
+    private static void reject(Found found, AlgorithmKind kind, ServiceLoader.Provider<? extends AlgorithmProvider> p, String reason) {
+        found.problems.add(reason);
+        String name = null;
+        try {
+            name = p.get().name();
+        } catch (ServiceConfigurationError | RuntimeException | LinkageError e) {
+            // the name stays unknown: a config naming it gets the general list of problems
+        }
+        found.rejected.add(new Rejected(kind, name, reason));
     }
 
     private static String originOf(Class<?> c) {
@@ -168,6 +256,11 @@ public final class AlgorithmCatalog {
         AlgorithmKind kind = spec.kind();
         List<Entry> matches = entries.stream().filter(e -> e.kind() == kind && e.answersTo(spec.name())).toList();
         if (matches.isEmpty()) {
+            for (Rejected r : rejected) {
+                if (r.kind() == kind && r.name() != null && r.name().equalsIgnoreCase(spec.name())) {
+                    throw new PluginConfigurationException(spec.describe() + " cannot be used: " + r.reason());
+                }
+            }
             String available = entries.stream().filter(e -> e.kind() == kind).map(e -> e.provider().name())
                     .collect(Collectors.joining(", "));
             StringBuilder msg = new StringBuilder("unknown " + kind.label() + " '" + spec.name() + "'; available " + kind.label() + "s: "
@@ -180,19 +273,21 @@ public final class AlgorithmCatalog {
         if (matches.size() > 1) {
             throw new PluginConfigurationException(kind.label() + " name '" + spec.name() + "' is ambiguous: it is provided by "
                     + matches.stream().map(e -> e.provider().getClass().getName() + " (" + e.origin() + ")")
-                    .collect(Collectors.joining(" and ")) + "; remove all but one");
+                    .collect(Collectors.joining(" and ")) + "; none of them is used: remove all but one from the plugin directories, or rename one");
         }
-        return invoke(spec, matches.get(0).provider());
+        Entry entry = matches.get(0);
+        return invoke(spec, entry.provider(), entry.origin(), declared.getOrDefault(entry.provider(), SpiCheck.Declared.NONE));
     }
 
     private static String article(AlgorithmKind kind) {
         return kind == AlgorithmKind.ASSESSOR || kind == AlgorithmKind.ADVISOR ? "an " + kind.label() : "a " + kind.label();
     }
 
-    private Object invoke(AlgorithmSpec spec, AlgorithmProvider provider) {
+    private Object invoke(AlgorithmSpec spec, AlgorithmProvider provider, String origin, SpiCheck.Declared declared) {
         ClassArguments args = spec.arguments();
+        String by = "its provider " + provider.getClass().getName() + " (" + origin + ")";
+        Object created;
         try {
-            Object created;
             if (provider instanceof TunerProvider t) {
                 created = t.create(args);
             } else if (provider instanceof AssessorProvider a) {
@@ -200,17 +295,45 @@ public final class AlgorithmCatalog {
             } else {
                 created = ((AdvisorProvider) provider).create(args);
             }
-            if (created == null) {
-                throw new PluginConfigurationException(spec.describe() + ": its provider " + provider.getClass().getName() + " returned null");
-            }
-            return created;
         } catch (InvalidClassArgumentException e) {
             throw new PluginConfigurationException(spec.describe() + ": " + e.getMessage(), e);
         } catch (PluginConfigurationException e) {
             throw e;
-        } catch (RuntimeException | LinkageError e) {
-            throw new PluginConfigurationException(spec.describe() + " could not be created: " + e, e);
+        } catch (LinkageError e) {
+            throw new PluginConfigurationException(SpiCheck.linkageMessage(spec.describe() + ", created by " + by + ",", e, declared), e);
+        } catch (RuntimeException e) {
+            throw new PluginConfigurationException(spec.describe() + " could not be created: " + by + " threw " + describeCause(e), e);
         }
+        if (created == null) {
+            throw new PluginConfigurationException(spec.describe() + ": " + by + " returned null");
+        }
+        checkImplements(spec, created.getClass(), declared);
+        return created;
+    }
+
+    /** Fails with a clear message when {@code c} lacks a method the running SPI's interface of the spec's kind requires. */
+    private static void checkImplements(AlgorithmSpec spec, Class<?> c, SpiCheck.Declared declared) {
+        List<String> missing;
+        try {
+            missing = SpiCheck.missingMethods(c, spec.kind().pluginType());
+        } catch (LinkageError e) {
+            throw new PluginConfigurationException(SpiCheck.linkageMessage(spec.describe() + " (" + c.getName() + ")", e, declared), e);
+        }
+        if (!missing.isEmpty()) {
+            throw new PluginConfigurationException(SpiCheck.missingMessage(spec.describe(), c, missing, declared));
+        }
+    }
+
+    /** The exception and its causes, one {@code caused by} each, so the root cause is in the message. */
+    private static String describeCause(Throwable e) {
+        StringBuilder b = new StringBuilder(e.toString());
+        for (Throwable c = e.getCause(); c != null && c != e; c = c.getCause()) {
+            b.append("; caused by ").append(c);
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return b.toString();
     }
 
     /**
@@ -228,40 +351,62 @@ public final class AlgorithmCatalog {
                     && entries.stream().anyMatch(e -> e.kind() == AlgorithmKind.ADVISOR && e.answersTo(spec.name()));
         }
         try {
-            Class<?> c = loadClass(spec);
+            Class<?> c = loadClass(spec).type();
             return AlgorithmKind.ADVISOR.pluginType().isAssignableFrom(c) || AlgorithmKind.ADVISOR.providerType().isAssignableFrom(c);
         } catch (PluginConfigurationException e) {
             return false;
         }
     }
 
-    private Class<?> loadClass(AlgorithmSpec spec) {
+    private LoadedClass loadClass(AlgorithmSpec spec) {
         ClassLoader loader = sdkLoader;
         Path dir = spec.codeDirectory();
+        SpiCheck.Declared declared = SpiCheck.Declared.NONE;
         if (dir != null) {
             if (!Files.isDirectory(dir)) {
                 throw new PluginConfigurationException(spec.describe() + ": codeDirectory " + dir + " does not exist");
             }
-            loader = new URLClassLoader("tunekit-code:" + dir.getFileName(), urls(jarsIn(dir), dir), new SdkOnlyClassLoader(sdkLoader));
+            List<Path> jars = jarsIn(dir);
+            declared = SpiCheck.declared(jars, dir);
+            String versionProblem = SpiCheck.versionProblem(declared);
+            if (versionProblem != null) {
+                throw new PluginConfigurationException(spec.describe() + " from " + dir + " " + versionProblem);
+            }
+            loader = new URLClassLoader("tunekit-code:" + dir.getFileName(), urls(jars, dir), new SdkOnlyClassLoader(sdkLoader));
         }
+        String where = dir != null ? " from " + dir : "";
         try {
-            return Class.forName(spec.className(), true, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new PluginConfigurationException(spec.describe() + " cannot be loaded" + (dir != null ? " from " + dir : "") + ": " + e, e);
+            return new LoadedClass(Class.forName(spec.className(), true, loader), where, dir, declared);
+        } catch (ClassNotFoundException e) {
+            throw new PluginConfigurationException(spec.describe() + " cannot be loaded" + where + ": " + e, e);
+        } catch (LinkageError e) {
+            throw new PluginConfigurationException(SpiCheck.linkageMessage(spec.describe() + where, e, declared), e);
         }
     }
 
+    /** A plugin class named by a config, with where it came from and the SPI version its jars declare. */
+    private record LoadedClass(Class<?> type, String where, Path dir, SpiCheck.Declared declared) {}
+
     private Object createByClass(AlgorithmSpec spec) {
-        Class<?> c = loadClass(spec);
+        LoadedClass loaded = loadClass(spec);
+        Class<?> c = loaded.type();
+        String where = loaded.where();
+        Path dir = loaded.dir();
+        SpiCheck.Declared declared = loaded.declared();
         AlgorithmKind kind = spec.kind();
         try {
             if (kind.providerType().isAssignableFrom(c)) {
-                return invoke(spec, (AlgorithmProvider) c.getConstructor().newInstance());
+                List<String> missing = SpiCheck.missingMethods(c, kind.providerType());
+                if (!missing.isEmpty()) {
+                    throw new PluginConfigurationException(SpiCheck.missingMessage(spec.describe() + where, c, missing, declared));
+                }
+                return invoke(spec, (AlgorithmProvider) c.getConstructor().newInstance(), dir != null ? dir.toString() : originOf(c), declared);
             }
             if (!kind.pluginType().isAssignableFrom(c)) {
                 throw new PluginConfigurationException(spec.describe() + " implements neither " + kind.pluginType().getName()
                         + " nor " + kind.providerType().getName());
             }
+            checkImplements(spec, c, declared);
             try {
                 Constructor<?> withArgs = c.getConstructor(ClassArguments.class);
                 return withArgs.newInstance(spec.arguments());
@@ -276,9 +421,15 @@ public final class AlgorithmCatalog {
             if (cause instanceof InvalidClassArgumentException) {
                 throw new PluginConfigurationException(spec.describe() + ": " + cause.getMessage(), cause);
             }
-            throw new PluginConfigurationException(spec.describe() + " could not be created: " + cause, cause);
+            if (cause instanceof LinkageError le) {
+                throw new PluginConfigurationException(SpiCheck.linkageMessage(spec.describe() + where, le, declared), cause);
+            }
+            throw new PluginConfigurationException(spec.describe() + " could not be created: the constructor of " + c.getName()
+                    + where + " threw " + describeCause(cause), cause);
         } catch (ReflectiveOperationException e) {
             throw new PluginConfigurationException(spec.describe() + " needs a public no-argument constructor or one taking ClassArguments: " + e, e);
+        } catch (LinkageError e) {
+            throw new PluginConfigurationException(SpiCheck.linkageMessage(spec.describe() + where, e, declared), e);
         }
     }
 }

@@ -268,7 +268,8 @@ public final class SearchSpace {
                 continue;
             }
             if (!p.accepts(v)) {
-                return Optional.of("parameter '" + p.path() + "' (" + p.nniType() + "): " + JsonValues.describe(v) + " is not a possible value");
+                return Optional.of("parameter '" + p.path() + "' (" + p.nniType() + "): " + JsonValues.describe(v)
+                        + " is not a possible value (expected " + expected(p) + ")");
             }
         }
         for (String k : parameters.values().keySet()) {
@@ -277,6 +278,30 @@ public final class SearchSpace {
             }
         }
         return Optional.empty();
+    }
+
+    /** What values {@code p} takes, for messages: its options, or its range and quantum. */
+    private static String expected(Parameter p) {
+        if (p instanceof Choice c) {
+            List<String> options = new ArrayList<>();
+            for (Choice.Option o : c.options()) {
+                if (options.size() == 10) {
+                    options.add("... " + (c.options().size() - 10) + " more");
+                    break;
+                }
+                options.add(JsonValues.describe(o.value()));
+            }
+            return "one of " + String.join(", ", options);
+        }
+        if (p instanceof RandInt r) {
+            return "an integer in [" + r.low() + ", " + r.high() + ")";
+        }
+        Continuous c = (Continuous) p;
+        String quantum = c.q() > 0 ? ", a multiple of " + c.q() : "";
+        if (c.bounded()) {
+            return "a number in [" + c.low() + ", " + c.high() + "]" + quantum;
+        }
+        return (c.logScale() ? "a positive number" : "a finite number") + quantum;
     }
 
     /**
