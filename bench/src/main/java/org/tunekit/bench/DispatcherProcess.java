@@ -56,6 +56,11 @@ final class DispatcherProcess implements AutoCloseable {
         return new DispatcherProcess(pb.start());
     }
 
+    /** The process id of the dispatcher (the {@code tunekit} script execs {@code java}). */
+    long pid() {
+        return process.pid();
+    }
+
     /** Writes one command (buffered). */
     void send(CommandType type, String payload) throws IOException {
         PipeFrameCodec.write(toDispatcher, new Command(type, payload));
@@ -137,7 +142,11 @@ final class DispatcherProcess implements AutoCloseable {
     }
 
     static String trialEnd(long id) {
-        return "{\"trial_job_id\": \"T" + id + "\", \"event\": \"SUCCEEDED\", \"hyper_params\": \"{\\\"parameter_id\\\": " + id
+        return trialEnd(id, "SUCCEEDED");
+    }
+
+    static String trialEnd(long id, String event) {
+        return "{\"trial_job_id\": \"T" + id + "\", \"event\": \"" + event + "\", \"hyper_params\": \"{\\\"parameter_id\\\": " + id
                 + ", \\\"parameter_source\\\": \\\"algorithm\\\", \\\"parameters\\\": {}, \\\"parameter_index\\\": 0}\"}";
     }
 }

@@ -1,0 +1,376 @@
+package org.tunekit.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.tunekit.dispatcher.protocol.Command;
+import org.tunekit.dispatcher.protocol.CommandType;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tunekit bench-soak}: a long run of trial cycles through the real {@code tunekit dispatch}
+ * process over the stdio pipe, watching whether its memory stays flat. A fixed number of trials is in
+ * flight; each is {@code GE 1}, {@code TR} back, {@code --periodical} × {@code ME PERIODICAL}, then
+ * {@code ME FINAL} and {@code EN SUCCEEDED}, or only {@code EN USER_CANCELED} when the assessor's
+ * {@code KI} for it has arrived by then. Every {@code --interval} seconds it records the throughput
+ * and the process's resident set ({@code VmRSS} of {@code /proc/PID/status}); every
+ * {@code --gc-every} samples it also runs {@code jcmd PID GC.run} and records the heap used after that
+ * collection ({@code GC.heap_info}).
+ */
+@CommandLine.Command(name = "bench-soak", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Soak the real dispatcher process with trial cycles (GE, TR, ME PERIODICAL..., ME FINAL, EN; answering KI) "
+                + "until --commands commands have been sent, recording throughput, resident memory and heap after GC over time.",
+            "Writes soak-TUNER.csv and soak-TUNER.md to --out when given; progress goes to standard error."})
+public final class BenchSoakCommand implements Callable<Integer> {
+    private static final Pattern USED = Pattern.compile("used (\\d+)K");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--commands", description = "Commands to send in all (default: ${DEFAULT-VALUE}).")
+    long commands = 1_000_000;
+
+    @Option(names = "--tuner", description = "The tuner (default: ${DEFAULT-VALUE}).")
+    String tuner = "Random";
+
+    @Option(names = "--periodical", description = "Intermediate results per trial (default: ${DEFAULT-VALUE}).")
+    int periodical = 5;
+
+    @Option(names = "--in-flight", description = "Trials running at once (default: ${DEFAULT-VALUE}).")
+    int inFlight = 8;
+
+    @Option(names = "--interval", description = "Seconds between samples (default: ${DEFAULT-VALUE}).")
+    double interval = 1;
+
+    @Option(names = "--gc-every", description = "Measure the heap after a GC every N samples, 0 never (default: ${DEFAULT-VALUE}).")
+    int gcEvery = 2;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write the CSV and the summary here.")
+    Path out;
+
+    /** One sample of the time series. */
+    record Sample(double seconds, long commands, long trials, long killed, double commandsPerSecond, long rssKb, long heapAfterGcKb) {}
+
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong trialsDone = new AtomicLong();
+    private final AtomicLong kills = new AtomicLong();
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put("tuner", Map.of("name", tuner, "classArgs",
+                tuner.equals("Random") ? Map.of("seed", 0) : Map.of("optimize_mode", "minimize", "seed", 0)));
+        config.put("assessor", Map.of("name", "Medianstop", "classArgs", Map.of("optimize_mode", "minimize")));
+        err.println("bench-soak: " + commands + " commands, tuner " + tuner + ", Medianstop, " + periodical + " intermediate results, "
+                + inFlight + " trials in flight");
+        List<Sample> samples = new ArrayList<>();
+        String histogramStart;
+        String histogramEnd;
+        try (DispatcherProcess d = DispatcherProcess.start(config)) {
+            long pid = d.pid();
+            d.send(CommandType.INITIALIZE, DispatcherProcess.SPACE);
+            d.flush();
+            d.receive(CommandType.INITIALIZED);
+            Set<Long> killed = ConcurrentHashMap.newKeySet();
+            BlockingQueue<Long> ready = new ArrayBlockingQueue<>(inFlight * 4);
+            AtomicReference<Throwable> readerFailure = new AtomicReference<>();
+            Thread reader = new Thread(() -> read(d, ready, killed, readerFailure), "soak-reader");
+            reader.setDaemon(true);
+            reader.start();
+
+            long t0 = System.nanoTime();
+            samples.add(new Sample(0, 0, 0, 0, 0, rssKb(pid), heapAfterGcKb(pid)));
+            histogramStart = histogram(pid);
+            Thread sampler = new Thread(() -> sample(pid, t0, samples, err), "soak-sampler");
+            sampler.setDaemon(true);
+            sampler.start();
+
+            for (int i = 0; i < inFlight; i++) {
+                send(d, CommandType.REQUEST_TRIAL_JOBS, "1");
+            }
+            d.flush();
+            while (sent.get() < commands) {
+                Long id = ready.poll(30, TimeUnit.SECONDS);
+                if (id == null) {
+                    throw new IOException("no TR from the dispatcher for 30 s", readerFailure.get());
+                }
+                double target = (id * 7919 % 1000) / 1000.0;
+                for (int s = 0; s < periodical; s++) {
+                    send(d, CommandType.REPORT_METRIC_DATA, DispatcherProcess.periodicalMetric(id, s, target + 1.0 / (s + 1)));
+                }
+                if (killed.remove(id)) {
+                    send(d, CommandType.TRIAL_END, DispatcherProcess.trialEnd(id, "USER_CANCELED"));
+                } else {
+                    send(d, CommandType.REPORT_METRIC_DATA, DispatcherProcess.finalMetric(id, target));
+                    send(d, CommandType.TRIAL_END, DispatcherProcess.trialEnd(id));
+                }
+                trialsDone.incrementAndGet();
+                send(d, CommandType.REQUEST_TRIAL_JOBS, "1");
+                d.flush();
+            }
+            sampler.interrupt();
+            sampler.join();
+            // what is in flight is answered, so that the last sample sees a settled dispatcher
+            for (int i = 0; i < inFlight; i++) {
+                ready.poll(30, TimeUnit.SECONDS);
+            }
+            synchronized (samples) {
+                samples.add(new Sample((System.nanoTime() - t0) / 1e9, sent.get(), trialsDone.get(), kills.get(), Double.NaN,
+                        rssKb(pid), heapAfterGcKb(pid)));
+            }
+            histogramEnd = histogram(pid);
+        }
+        String csv = csv(samples);
+        String summary = summary(samples, histogramStart, histogramEnd);
+        spec.commandLine().getOut().print(summary);
+        spec.commandLine().getOut().flush();
+        if (out != null) {
+            Files.createDirectories(out);
+            String name = "soak-" + tuner.toLowerCase(Locale.ROOT);
+            Files.writeString(out.resolve(name + ".csv"), csv, StandardCharsets.UTF_8);
+            Files.writeString(out.resolve(name + ".md"), summary, StandardCharsets.UTF_8);
+            err.println("bench-soak: wrote " + out.resolve(name + ".csv") + " and " + out.resolve(name + ".md"));
+        }
+        return 0;
+    }
+
+    private void send(DispatcherProcess d, CommandType type, String payload) throws IOException {
+        d.send(type, payload);
+        sent.incrementAndGet();
+    }
+
+    private void read(DispatcherProcess d, BlockingQueue<Long> ready, Set<Long> killed, AtomicReference<Throwable> failure) {
+        try {
+            while (true) {
+                Command c = d.receive();
+                if (c.type() == CommandType.NEW_TRIAL_JOB) {
+                    ready.put(DispatcherProcess.parameterId(c));
+                } else if (c.type() == CommandType.KILL_TRIAL_JOB) {
+                    String p = c.payload();
+                    killed.add(Long.parseLong(p.substring(2, p.length() - 1)));
+                    kills.incrementAndGet();
+                }
+            }
+        } catch (Throwable t) {
+            failure.set(t);
+        }
+    }
+
+    private void sample(long pid, long t0, List<Sample> samples, PrintWriter err) {
+        long lastCommands = 0;
+        long lastNanos = t0;
+        int n = 0;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(Math.round(interval * 1000));
+                long now = System.nanoTime();
+                long c = sent.get();
+                long trials = trialsDone.get();
+                long killedSoFar = kills.get();
+                double rate = (c - lastCommands) / ((now - lastNanos) / 1e9);
+                long rss = rssKb(pid);
+                n++;
+                long heap = gcEvery > 0 && n % gcEvery == 0 ? heapAfterGcKb(pid) : -1;
+                Sample s = new Sample((now - t0) / 1e9, c, trials, killedSoFar, rate, rss, heap);
+                synchronized (samples) {
+                    samples.add(s);
+                }
+                err.printf(Locale.ROOT, "bench-soak: %6.1f s  %9d commands  %8.0f commands/s  RSS %7.1f MB%s%n", s.seconds(), c, rate,
+                        rss / 1024.0, heap < 0 ? "" : String.format(Locale.ROOT, "  heap after GC %6.1f MB", heap / 1024.0));
+                err.flush();
+                lastCommands = c;
+                // the time spent in jcmd is left out of the next interval's rate
+                lastNanos = System.nanoTime();
+                lastCommands = sent.get();
+            }
+        } catch (InterruptedException e) {
+            // done
+        }
+    }
+
+    /** VmRSS of {@code /proc/PID/status} in kB, or -1 where there is no such file. */
+    static long rssKb(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not Linux, or gone
+        }
+        return -1;
+    }
+
+    /** Runs a full GC in the process and returns the heap used after it in kB (the sum of the generations), or -1. */
+    static long heapAfterGcKb(long pid) {
+        if (jcmd(pid, "GC.run") == null) {
+            return -1;
+        }
+        String info = jcmd(pid, "GC.heap_info");
+        if (info == null) {
+            return -1;
+        }
+        long used = 0;
+        boolean any = false;
+        for (String line : info.split("\n")) {
+            String t = line.trim();
+            // generations (serial, parallel) or the whole heap (G1); not the spaces inside them, nor the metaspace
+            if (t.startsWith("Metaspace") || t.startsWith("class space") || t.startsWith("eden") || t.startsWith("from")
+                    || t.startsWith("to") || t.startsWith("the space") || t.startsWith("object space") || t.startsWith("region size")) {
+                continue;
+            }
+            Matcher m = USED.matcher(t);
+            if (m.find()) {
+                used += Long.parseLong(m.group(1));
+                any = true;
+            }
+        }
+        return any ? used : -1;
+    }
+
+    /** The first lines of the process's class histogram (after a full GC), or a note. */
+    static String histogram(long pid) {
+        String h = jcmd(pid, "GC.class_histogram");
+        if (h == null) {
+            return "(jcmd not available)";
+        }
+        String[] lines = h.split("\n");
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < lines.length && i < 18; i++) {
+            b.append(lines[i]).append('\n');
+        }
+        for (String l : lines) {
+            if (l.startsWith("Total")) {
+                b.append(l).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    private static String jcmd(long pid, String what) {
+        try {
+            Process p = new ProcessBuilder("jcmd", String.valueOf(pid), what).redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return p.waitFor() == 0 ? text : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    static String csv(List<Sample> samples) {
+        StringBuilder b = new StringBuilder("seconds,commands,trials,killed,commands_per_second,rss_kb,heap_after_gc_kb\n");
+        for (Sample s : samples) {
+            b.append(String.format(Locale.ROOT, "%.2f,%d,%d,%d,%s,%d,%s%n", s.seconds(), s.commands(), s.trials(), s.killed(),
+                    Double.isNaN(s.commandsPerSecond()) ? "" : String.format(Locale.ROOT, "%.0f", s.commandsPerSecond()), s.rssKb(),
+                    s.heapAfterGcKb() < 0 ? "" : String.valueOf(s.heapAfterGcKb())));
+        }
+        return b.toString();
+    }
+
+    private String summary(List<Sample> samples, String histogramStart, String histogramEnd) {
+        Sample first = samples.get(0);
+        Sample last = samples.get(samples.size() - 1);
+        long maxRss = samples.stream().mapToLong(Sample::rssKb).max().orElse(-1);
+        List<Sample> heaps = samples.stream().filter(s -> s.heapAfterGcKb() >= 0).toList();
+        long maxHeap = heaps.stream().mapToLong(Sample::heapAfterGcKb).max().orElse(-1);
+        // warm-up: the first quarter of the commands
+        List<Sample> settled = heaps.stream().filter(s -> s.commands() >= commands / 4).toList();
+        List<Sample> settledRss = samples.stream().filter(s -> s.commands() >= commands / 4).toList();
+        double heapSlope = slopePerTrial(settled, true);
+        double rssSlope = slopePerTrial(settledRss, false);
+        long heapAtWarm = settled.isEmpty() ? -1 : settled.get(0).heapAfterGcKb();
+        long rssAtWarm = settledRss.isEmpty() ? -1 : settledRss.get(0).rssKb();
+        boolean heapFlat = !settled.isEmpty() && last.heapAfterGcKb() <= heapAtWarm * 1.10 + 2048;
+        boolean rssFlat = !settledRss.isEmpty() && last.rssKb() <= rssAtWarm * 1.10 + 4096;
+        double total = last.seconds();
+        StringBuilder b = new StringBuilder();
+        b.append("# Dispatcher soak: ").append(tuner).append(" + Medianstop\n\n");
+        b.append("Made by `./tunekit bench-soak --commands ").append(commands).append(" --tuner ").append(tuner)
+                .append(" --periodical ").append(periodical).append(" --in-flight ").append(inFlight).append(" --interval ")
+                .append(fmt(interval)).append(" --gc-every ").append(gcEvery).append(" --out bench/results/soak` on ")
+                .append(Instant.now().toString(), 0, 10).append(" (").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; the dispatcher runs with the `tunekit` script's default JVM options).\n\n");
+        b.append("Each trial: `GE 1`, `TR`, ").append(periodical).append(" × `ME PERIODICAL`, `ME FINAL` and `EN SUCCEEDED` (or only `EN USER_CANCELED` ")
+                .append("once Medianstop's `KI` for it has arrived); ").append(inFlight).append(" trials in flight; search space: six uniform parameters.\n\n");
+        b.append(String.format(Locale.ROOT, "- commands sent: %d in %.1f s, %.0f commands/s overall (%d trials, %d killed by the assessor)%n",
+                last.commands(), total, last.commands() / total, last.trials(), last.killed()));
+        List<Double> rates = samples.stream().map(Sample::commandsPerSecond).filter(r -> !Double.isNaN(r) && r > 0).toList();
+        if (!rates.isEmpty()) {
+            int q = rates.size() / 4;
+            b.append(String.format(Locale.ROOT, "- throughput over time (commands/s, per sample): first quarter mean %.0f, last quarter mean %.0f, min %.0f, max %.0f%n",
+                    mean(rates.subList(0, Math.max(1, q))), mean(rates.subList(rates.size() - Math.max(1, q), rates.size())),
+                    rates.stream().mapToDouble(Double::doubleValue).min().orElse(0), rates.stream().mapToDouble(Double::doubleValue).max().orElse(0)));
+        }
+        b.append(String.format(Locale.ROOT, "- resident set (VmRSS): start %.1f MB, after warm-up (%d commands) %.1f MB, end %.1f MB, max %.1f MB; "
+                + "slope after warm-up %.1f bytes per trial%n", first.rssKb() / 1024.0, settledRss.isEmpty() ? 0 : settledRss.get(0).commands(),
+                rssAtWarm / 1024.0, last.rssKb() / 1024.0, maxRss / 1024.0, rssSlope));
+        b.append(String.format(Locale.ROOT, "- heap used after a full GC: start %.1f MB, after warm-up (%d commands) %.1f MB, end %.1f MB, max %.1f MB; "
+                + "slope after warm-up %.1f bytes per trial%n", first.heapAfterGcKb() / 1024.0, settled.isEmpty() ? 0 : settled.get(0).commands(),
+                heapAtWarm / 1024.0, last.heapAfterGcKb() / 1024.0, maxHeap / 1024.0, heapSlope));
+        b.append("- verdict: ").append(heapFlat && rssFlat ? "**flat**" : "**growing**")
+                .append(" (flat: after the first quarter of the commands, the end value is within 10 % + 2 MB of heap, 10 % + 4 MB of RSS; heap ")
+                .append(heapFlat ? "flat" : "grows").append(", RSS ").append(rssFlat ? "flat" : "grows").append(")\n\n");
+        b.append("Time series: `soak-").append(tuner.toLowerCase(Locale.ROOT)).append(".csv` (heap is measured every ").append(gcEvery)
+                .append(" samples with `jcmd PID GC.run` and `GC.heap_info`; those pauses are left out of the next sample's throughput).\n\n");
+        b.append("Class histogram at the start (after a full GC):\n\n```\n").append(histogramStart).append("```\n\n");
+        b.append("Class histogram at the end:\n\n```\n").append(histogramEnd).append("```\n");
+        return b.toString();
+    }
+
+    /** Least-squares slope of memory (bytes) against trials. */
+    private static double slopePerTrial(List<Sample> s, boolean heap) {
+        if (s.size() < 2) {
+            return Double.NaN;
+        }
+        double mx = 0;
+        double my = 0;
+        for (Sample x : s) {
+            mx += x.trials();
+            my += (heap ? x.heapAfterGcKb() : x.rssKb()) * 1024.0;
+        }
+        mx /= s.size();
+        my /= s.size();
+        double num = 0;
+        double den = 0;
+        for (Sample x : s) {
+            double dx = x.trials() - mx;
+            num += dx * ((heap ? x.heapAfterGcKb() : x.rssKb()) * 1024.0 - my);
+            den += dx * dx;
+        }
+        return den == 0 ? Double.NaN : num / den;
+    }
+
+    private static double mean(List<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}
