@@ -73,6 +73,13 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     private long lastTunerSave = System.nanoTime();
     private final Map<Long, Parameters> customized = new HashMap<>();
     private final Map<Long, Parameters> previous = new HashMap<>();
+    /*
+     * A trial's parameters move from generated (or customized) to these once the tuner has heard its
+     * end: a final result that comes after its trial's end (out of order) still reaches the tuner for
+     * the ENDED_TRIALS_KEPT most recently ended trials, and memory stays flat however many trials run.
+     */
+    private final Map<Long, Parameters> endedGenerated = mostRecent(ENDED_TRIALS_KEPT);
+    private final Map<Long, Parameters> endedCustomized = mostRecent(ENDED_TRIALS_KEPT);
 
     // assessor worker only
     private long lastAssessorSave = System.nanoTime();
@@ -84,6 +91,16 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             return size() > ENDED_TRIALS_KEPT;
         }
     });
+
+    /** A map that keeps only its {@code limit} most recently added entries. */
+    static <K, V> Map<K, V> mostRecent(int limit) {
+        return new java.util.LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > limit;
+            }
+        };
+    }
 
     /**
      * @param channel  the channel to the manager
@@ -412,12 +429,12 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void giveResult(MetricData m, Long id) {
-        boolean isCustomized = id == null || customized.containsKey(id);
+        boolean isCustomized = id == null || customized.containsKey(id) || endedCustomized.containsKey(id);
         if (isCustomized && !tuner.acceptsCustomizedTrials()) {
             LOG.info("final result of customized trial {} not given to the tuner: it does not accept customized trials", m.trialJobId());
             return;
         }
-        Parameters p = id == null ? null : (isCustomized ? customized.get(id) : generated.get(id));
+        Parameters p = id == null ? null : (isCustomized ? either(customized, endedCustomized, id) : either(generated, endedGenerated, id));
         if (p == null) {
             LOG.warn("final result for unknown parameter id {} (trial {}) dropped", id, m.trialJobId());
             return;
@@ -440,7 +457,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         if (previous.containsKey(parameterId)) {
             return;
         }
-        if (!generated.containsKey(parameterId) && !customized.containsKey(parameterId)) {
+        if (!generated.containsKey(parameterId) && !customized.containsKey(parameterId) && !endedGenerated.containsKey(parameterId)
+                && !endedCustomized.containsKey(parameterId)) {
             LOG.warn("trial end for unknown parameter id {} (trial {}) dropped", parameterId, end.trialJobId());
             return;
         }
@@ -449,7 +467,18 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in trialEnd(" + parameterId + ")", e);
         }
+        if (generated.containsKey(parameterId)) {
+            endedGenerated.put(parameterId, generated.remove(parameterId));
+        } else if (customized.containsKey(parameterId)) {
+            endedCustomized.put(parameterId, customized.remove(parameterId));
+        }
         checkpointTuner();
+    }
+
+    /** The value of {@code id} in {@code live}, else in {@code ended}. */
+    private static Parameters either(Map<Long, Parameters> live, Map<Long, Parameters> ended, long id) {
+        Parameters p = live.get(id);
+        return p != null ? p : ended.get(id);
     }
 
     private void importData(List<ImportedTrial> data) {
