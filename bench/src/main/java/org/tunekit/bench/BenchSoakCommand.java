@@ -19,8 +19,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
 import picocli.CommandLine;
@@ -35,15 +33,14 @@ import picocli.CommandLine.Spec;
  * {@code ME FINAL} and {@code EN SUCCEEDED}, or only {@code EN USER_CANCELED} when the assessor's
  * {@code KI} for it has arrived by then. Every {@code --interval} seconds it records the throughput
  * and the process's resident set ({@code VmRSS} of {@code /proc/PID/status}); every
- * {@code --gc-every} samples it also runs {@code jcmd PID GC.run} and records the heap used after that
- * collection ({@code GC.heap_info}).
+ * {@code --gc-every} samples it also records the live heap after a full GC
+ * ({@code jcmd PID GC.class_histogram}), and reports which classes grew after the warm-up.
  */
 @CommandLine.Command(name = "bench-soak", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Soak the real dispatcher process with trial cycles (GE, TR, ME PERIODICAL..., ME FINAL, EN; answering KI) "
                 + "until --commands commands have been sent, recording throughput, resident memory and heap after GC over time.",
-            "Writes soak-TUNER.csv and soak-TUNER.md to --out when given; progress goes to standard error."})
+            "Writes soak-TUNER-ASSESSOR.csv and .md to --out when given; progress goes to standard error."})
 public final class BenchSoakCommand implements Callable<Integer> {
-    private static final Pattern USED = Pattern.compile("used (\\d+)K");
 
     @Spec
     CommandSpec spec;
@@ -51,8 +48,13 @@ public final class BenchSoakCommand implements Callable<Integer> {
     @Option(names = "--commands", description = "Commands to send in all (default: ${DEFAULT-VALUE}).")
     long commands = 1_000_000;
 
-    @Option(names = "--tuner", description = "The tuner (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--tuner", description = "The tuner: a built-in name, or Stateless for a tuner that keeps nothing from trial to trial "
+            + "(default: ${DEFAULT-VALUE}).")
     String tuner = "Random";
+
+    @Option(names = "--assessor", description = "Medianstop (optimize_mode minimize) or Threshold (upper 1.2, n_warmup_steps 1), "
+            + "which keeps no state across trials (default: ${DEFAULT-VALUE}).")
+    String assessor = "Medianstop";
 
     @Option(names = "--periodical", description = "Intermediate results per trial (default: ${DEFAULT-VALUE}).")
     int periodical = 5;
@@ -75,19 +77,23 @@ public final class BenchSoakCommand implements Callable<Integer> {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong trialsDone = new AtomicLong();
     private final AtomicLong kills = new AtomicLong();
+    /** The first histogram taken after the warm-up (a quarter of the commands), and when. */
+    private volatile Map<String, Long> warmHistogram;
+    private volatile long warmCommands;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, Object> config = new LinkedHashMap<>();
-        config.put("tuner", Map.of("name", tuner, "classArgs",
-                tuner.equals("Random") ? Map.of("seed", 0) : Map.of("optimize_mode", "minimize", "seed", 0)));
-        config.put("assessor", Map.of("name", "Medianstop", "classArgs", Map.of("optimize_mode", "minimize")));
-        err.println("bench-soak: " + commands + " commands, tuner " + tuner + ", Medianstop, " + periodical + " intermediate results, "
+        config.put("tuner", tuner.equals("Stateless") ? Map.of("className", StatelessSoakTuner.class.getName())
+                : Map.of("name", tuner, "classArgs", tuner.equals("Random") ? Map.of("seed", 0) : Map.of("optimize_mode", "minimize", "seed", 0)));
+        config.put("assessor", Map.of("name", assessor, "classArgs", assessor.equals("Threshold")
+                ? Map.of("upper", 1.2, "n_warmup_steps", 1) : Map.of("optimize_mode", "minimize")));
+        err.println("bench-soak: " + commands + " commands, tuner " + tuner + ", assessor " + assessor + ", " + periodical + " intermediate results, "
                 + inFlight + " trials in flight");
         List<Sample> samples = new ArrayList<>();
-        String histogramStart;
-        String histogramEnd;
+        Map<String, Long> histogramStart;
+        Map<String, Long> histogramEnd;
         try (DispatcherProcess d = DispatcherProcess.start(config)) {
             long pid = d.pid();
             d.send(CommandType.INITIALIZE, DispatcherProcess.SPACE);
@@ -101,8 +107,8 @@ public final class BenchSoakCommand implements Callable<Integer> {
             reader.start();
 
             long t0 = System.nanoTime();
-            samples.add(new Sample(0, 0, 0, 0, 0, rssKb(pid), heapAfterGcKb(pid)));
             histogramStart = histogram(pid);
+            samples.add(new Sample(0, 0, 0, 0, 0, rssKb(pid), liveKb(histogramStart)));
             Thread sampler = new Thread(() -> sample(pid, t0, samples, err), "soak-sampler");
             sampler.setDaemon(true);
             sampler.start();
@@ -136,11 +142,11 @@ public final class BenchSoakCommand implements Callable<Integer> {
             for (int i = 0; i < inFlight; i++) {
                 ready.poll(30, TimeUnit.SECONDS);
             }
+            histogramEnd = histogram(pid);
             synchronized (samples) {
                 samples.add(new Sample((System.nanoTime() - t0) / 1e9, sent.get(), trialsDone.get(), kills.get(), Double.NaN,
-                        rssKb(pid), heapAfterGcKb(pid)));
+                        rssKb(pid), liveKb(histogramEnd)));
             }
-            histogramEnd = histogram(pid);
         }
         String csv = csv(samples);
         String summary = summary(samples, histogramStart, histogramEnd);
@@ -148,7 +154,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         if (out != null) {
             Files.createDirectories(out);
-            String name = "soak-" + tuner.toLowerCase(Locale.ROOT);
+            String name = name();
             Files.writeString(out.resolve(name + ".csv"), csv, StandardCharsets.UTF_8);
             Files.writeString(out.resolve(name + ".md"), summary, StandardCharsets.UTF_8);
             err.println("bench-soak: wrote " + out.resolve(name + ".csv") + " and " + out.resolve(name + ".md"));
@@ -192,7 +198,15 @@ public final class BenchSoakCommand implements Callable<Integer> {
                 double rate = (c - lastCommands) / ((now - lastNanos) / 1e9);
                 long rss = rssKb(pid);
                 n++;
-                long heap = gcEvery > 0 && n % gcEvery == 0 ? heapAfterGcKb(pid) : -1;
+                long heap = -1;
+                if (gcEvery > 0 && n % gcEvery == 0) {
+                    Map<String, Long> h = histogram(pid);
+                    heap = liveKb(h);
+                    if (warmHistogram == null && c >= commands / 4) {
+                        warmHistogram = h;
+                        warmCommands = c;
+                    }
+                }
                 Sample s = new Sample((now - t0) / 1e9, c, trials, killedSoFar, rate, rss, heap);
                 synchronized (samples) {
                     samples.add(s);
@@ -224,49 +238,50 @@ public final class BenchSoakCommand implements Callable<Integer> {
         return -1;
     }
 
-    /** Runs a full GC in the process and returns the heap used after it in kB (the sum of the generations), or -1. */
-    static long heapAfterGcKb(long pid) {
-        if (jcmd(pid, "GC.run") == null) {
-            return -1;
-        }
-        String info = jcmd(pid, "GC.heap_info");
-        if (info == null) {
-            return -1;
-        }
-        long used = 0;
-        boolean any = false;
-        for (String line : info.split("\n")) {
-            String t = line.trim();
-            // generations (serial, parallel) or the whole heap (G1); not the spaces inside them, nor the metaspace
-            if (t.startsWith("Metaspace") || t.startsWith("class space") || t.startsWith("eden") || t.startsWith("from")
-                    || t.startsWith("to") || t.startsWith("the space") || t.startsWith("object space") || t.startsWith("region size")) {
-                continue;
-            }
-            Matcher m = USED.matcher(t);
-            if (m.find()) {
-                used += Long.parseLong(m.group(1));
-                any = true;
-            }
-        }
-        return any ? used : -1;
-    }
-
-    /** The first lines of the process's class histogram (after a full GC), or a note. */
-    static String histogram(long pid) {
+    /**
+     * The live objects of the process by class ({@code jcmd PID GC.class_histogram}, which runs a full
+     * GC first and counts what survives in the same safepoint), bytes by class name; the total under
+     * {@code ""}. Empty when jcmd is not available.
+     */
+    static Map<String, Long> histogram(long pid) {
+        Map<String, Long> out = new LinkedHashMap<>();
         String h = jcmd(pid, "GC.class_histogram");
         if (h == null) {
-            return "(jcmd not available)";
+            return out;
         }
-        String[] lines = h.split("\n");
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < lines.length && i < 18; i++) {
-            b.append(lines[i]).append('\n');
-        }
-        for (String l : lines) {
-            if (l.startsWith("Total")) {
-                b.append(l).append('\n');
+        for (String line : h.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[0].endsWith(":")) {
+                out.merge(f[3], Long.parseLong(f[2]), Long::sum);
+            } else if (f.length >= 3 && f[0].equals("Total")) {
+                out.put("", Long.parseLong(f[2]));
             }
         }
+        return out;
+    }
+
+    /** Live heap in kB after a full GC, or -1. */
+    static long liveKb(Map<String, Long> histogram) {
+        Long total = histogram.get("");
+        return total == null ? -1 : total / 1024;
+    }
+
+    /** The {@code n} classes whose live bytes grew most from {@code from} to {@code to}, as a table. */
+    static String growth(Map<String, Long> from, Map<String, Long> to, int n) {
+        List<Map.Entry<String, Long>> grown = new ArrayList<>();
+        to.forEach((k, v) -> {
+            if (!k.isEmpty()) {
+                grown.add(Map.entry(k, v - from.getOrDefault(k, 0L)));
+            }
+        });
+        grown.sort((a, b) -> Long.compare(b.getValue(), a.getValue()));
+        StringBuilder b = new StringBuilder("| class | live bytes at the start of the window | at its end | growth |\n|---|---:|---:|---:|\n");
+        for (Map.Entry<String, Long> e : grown.subList(0, Math.min(n, grown.size()))) {
+            b.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %+d |%n", e.getKey(), from.getOrDefault(e.getKey(), 0L),
+                    to.get(e.getKey()), e.getValue()));
+        }
+        long total = to.getOrDefault("", 0L) - from.getOrDefault("", 0L);
+        b.append(String.format(Locale.ROOT, "| all | %d | %d | %+d |%n", from.getOrDefault("", 0L), to.getOrDefault("", 0L), total));
         return b.toString();
     }
 
@@ -293,7 +308,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private String summary(List<Sample> samples, String histogramStart, String histogramEnd) {
+    private String summary(List<Sample> samples, Map<String, Long> histogramStart, Map<String, Long> histogramEnd) {
         Sample first = samples.get(0);
         Sample last = samples.get(samples.size() - 1);
         long maxRss = samples.stream().mapToLong(Sample::rssKb).max().orElse(-1);
@@ -306,18 +321,20 @@ public final class BenchSoakCommand implements Callable<Integer> {
         double rssSlope = slopePerTrial(settledRss, false);
         long heapAtWarm = settled.isEmpty() ? -1 : settled.get(0).heapAfterGcKb();
         long rssAtWarm = settledRss.isEmpty() ? -1 : settledRss.get(0).rssKb();
-        boolean heapFlat = !settled.isEmpty() && last.heapAfterGcKb() <= heapAtWarm * 1.10 + 2048;
-        boolean rssFlat = !settledRss.isEmpty() && last.rssKb() <= rssAtWarm * 1.10 + 4096;
+        // flat: what the slope after the warm-up adds over that stretch stays within 10 % of the
+        // level at the warm-up plus 2 MB (noise of a few MB: what is in flight, the collector's timing)
+        boolean heapFlat = settled.size() >= 2 && flat(heapSlope, settled, heapAtWarm);
+        boolean rssFlat = settledRss.size() >= 2 && flat(rssSlope, settledRss, rssAtWarm);
         double total = last.seconds();
         StringBuilder b = new StringBuilder();
-        b.append("# Dispatcher soak: ").append(tuner).append(" + Medianstop\n\n");
-        b.append("Made by `./tunekit bench-soak --commands ").append(commands).append(" --tuner ").append(tuner)
+        b.append("# Dispatcher soak: ").append(tuner).append(" + ").append(assessor).append("\n\n");
+        b.append("Made by `./tunekit bench-soak --commands ").append(commands).append(" --tuner ").append(tuner).append(" --assessor ").append(assessor)
                 .append(" --periodical ").append(periodical).append(" --in-flight ").append(inFlight).append(" --interval ")
                 .append(fmt(interval)).append(" --gc-every ").append(gcEvery).append(" --out bench/results/soak` on ")
                 .append(Instant.now().toString(), 0, 10).append(" (").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores; the dispatcher runs with the `tunekit` script's default JVM options).\n\n");
         b.append("Each trial: `GE 1`, `TR`, ").append(periodical).append(" × `ME PERIODICAL`, `ME FINAL` and `EN SUCCEEDED` (or only `EN USER_CANCELED` ")
-                .append("once Medianstop's `KI` for it has arrived); ").append(inFlight).append(" trials in flight; search space: six uniform parameters.\n\n");
+                .append("once the assessor's `KI` for it has arrived); ").append(inFlight).append(" trials in flight; search space: six uniform parameters.\n\n");
         b.append(String.format(Locale.ROOT, "- commands sent: %d in %.1f s, %.0f commands/s overall (%d trials, %d killed by the assessor)%n",
                 last.commands(), total, last.commands() / total, last.trials(), last.killed()));
         List<Double> rates = samples.stream().map(Sample::commandsPerSecond).filter(r -> !Double.isNaN(r) && r > 0).toList();
@@ -334,13 +351,27 @@ public final class BenchSoakCommand implements Callable<Integer> {
                 + "slope after warm-up %.1f bytes per trial%n", first.heapAfterGcKb() / 1024.0, settled.isEmpty() ? 0 : settled.get(0).commands(),
                 heapAtWarm / 1024.0, last.heapAfterGcKb() / 1024.0, maxHeap / 1024.0, heapSlope));
         b.append("- verdict: ").append(heapFlat && rssFlat ? "**flat**" : "**growing**")
-                .append(" (flat: after the first quarter of the commands, the end value is within 10 % + 2 MB of heap, 10 % + 4 MB of RSS; heap ")
-                .append(heapFlat ? "flat" : "grows").append(", RSS ").append(rssFlat ? "flat" : "grows").append(")\n\n");
-        b.append("Time series: `soak-").append(tuner.toLowerCase(Locale.ROOT)).append(".csv` (heap is measured every ").append(gcEvery)
-                .append(" samples with `jcmd PID GC.run` and `GC.heap_info`; those pauses are left out of the next sample's throughput).\n\n");
-        b.append("Class histogram at the start (after a full GC):\n\n```\n").append(histogramStart).append("```\n\n");
-        b.append("Class histogram at the end:\n\n```\n").append(histogramEnd).append("```\n");
+                .append(" (flat: from the first sample after a quarter of the commands to the end, the least-squares slope adds at most ")
+                .append("10 % of the level there + 2 MB; heap ").append(heapFlat ? "flat" : "grows").append(", RSS ").append(rssFlat ? "flat" : "grows")
+                .append("). The live heap is what the process keeps; RSS also follows the heap the JVM has committed, which it enlarges ")
+                .append("as the allocation rate asks and seldom gives back.\n\n");
+        b.append("Time series: `").append(name()).append(".csv` (the live heap is measured every ").append(gcEvery)
+                .append(" samples with `jcmd PID GC.class_histogram`, a full GC; those pauses are left out of the next sample's throughput).\n\n");
+        if (warmHistogram != null) {
+            b.append("What grew after the warm-up, from ").append(warmCommands).append(" commands to the end (live bytes after a full GC, ")
+                    .append("`jcmd PID GC.class_histogram`):\n\n").append(growth(warmHistogram, histogramEnd, 12)).append('\n');
+        }
+        b.append("What the whole run left, from the start to the end:\n\n").append(growth(histogramStart, histogramEnd, 12));
         return b.toString();
+    }
+
+    private String name() {
+        return "soak-" + tuner.toLowerCase(Locale.ROOT) + "-" + assessor.toLowerCase(Locale.ROOT);
+    }
+
+    private static boolean flat(double slopePerTrial, List<Sample> after, long levelKb) {
+        long trials = after.get(after.size() - 1).trials() - after.get(0).trials();
+        return slopePerTrial * trials <= levelKb * 1024 * 0.10 + 2 * 1024 * 1024;
     }
 
     /** Least-squares slope of memory (bytes) against trials. */
