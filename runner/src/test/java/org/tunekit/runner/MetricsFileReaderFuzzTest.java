@@ -18,9 +18,9 @@ import java.util.List;
 class MetricsFileReaderFuzzTest {
     @FuzzTest(maxDuration = "60s")
     void readsFramesOrNamesTheProblem(FuzzedDataProvider data) throws IOException {
-        int cut = data.consumeInt(0, Integer.MAX_VALUE);
+        int where = data.consumeInt();
         byte[] bytes = data.consumeRemainingAsBytes();
-        cut = bytes.length == 0 ? 0 : cut % (bytes.length + 1);
+        int cut = Math.floorMod(where, bytes.length + 1);
         Path file = Files.createTempFile("tunekit-metrics-fuzz", ".bin");
         try {
             MetricsFileReader split = new MetricsFileReader(file);
