@@ -159,6 +159,11 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             if (dir != null) {
                 e.put(e.containsKey("codeDirectory") ? "codeDirectory" : "codeDir", directory(dir, base, kind.label() + ".codeDirectory").toString());
             }
+            try {
+                JsonCodec.write(e); // toJson stores it: NaN and infinities (YAML's .nan, .inf) cannot be written
+            } catch (IllegalArgumentException notJson) {
+                throw new ConfigException(kind.label() + ": " + notJson.getMessage());
+            }
             algorithms.put(kind.label(), e);
         }
         ExperimentConfig algorithmConfig;
