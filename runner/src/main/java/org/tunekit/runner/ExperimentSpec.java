@@ -159,6 +159,11 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             if (dir != null) {
                 e.put(e.containsKey("codeDirectory") ? "codeDirectory" : "codeDir", directory(dir, base, kind.label() + ".codeDirectory").toString());
             }
+            try {
+                JsonCodec.write(e); // toJson stores it: NaN and infinities (YAML's .nan, .inf) cannot be written
+            } catch (IllegalArgumentException notJson) {
+                throw new ConfigException(kind.label() + ": " + notJson.getMessage());
+            }
             algorithms.put(kind.label(), e);
         }
         ExperimentConfig algorithmConfig;
@@ -202,10 +207,10 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             m.put("maxTrialNumber", maxTrialNumber);
         }
         if (maxExperimentDuration != null) {
-            m.put("maxExperimentDuration", maxExperimentDuration.toMillis() / 1000.0 + "s");
+            m.put("maxExperimentDuration", seconds(maxExperimentDuration));
         }
         if (maxTrialDuration != null) {
-            m.put("maxTrialDuration", maxTrialDuration.toMillis() / 1000.0 + "s");
+            m.put("maxTrialDuration", seconds(maxTrialDuration));
         }
         m.putAll(algorithms);
         if (workingDirectory != null) {
@@ -215,6 +220,11 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             m.put("logLevel", logLevel);
         }
         return JsonCodec.write(m);
+    }
+
+    /** A duration as parseDuration reads it back: plain decimal seconds, never exponent notation (1.728E7s). */
+    private static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
     }
 
     /** Reads a config stored by {@link #toJson}. */
@@ -358,8 +368,9 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
         try {
             if (value instanceof Number n) {
-                if (n.doubleValue() <= 0) {
-                    throw new IllegalArgumentException("a duration must be positive, got " + n);
+                // NaN passed "<= 0" and became 0 ms; an infinity became a duration toJson could not write back
+                if (!(n.doubleValue() > 0) || Double.isInfinite(n.doubleValue())) {
+                    throw new IllegalArgumentException("a duration must be a positive finite number of seconds, got " + n);
                 }
                 return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
             }

@@ -152,7 +152,8 @@ public final class Payloads {
      */
     public static List<ParameterRecord> customizedTrials(Command c) throws ProtocolException {
         Object v = JsonCodec.parse(c.payload(), "AD payload");
-        List<?> items = v instanceof List<?> l ? l : List.of(v);
+        // a single record need not be in a list; List.of would throw on the JSON null
+        List<?> items = v instanceof List<?> l ? l : java.util.Collections.singletonList(v);
         List<ParameterRecord> out = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             Object o = items.get(i);

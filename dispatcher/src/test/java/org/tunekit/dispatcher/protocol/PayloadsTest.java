@@ -29,6 +29,14 @@ class PayloadsTest {
     }
 
     @Test
+    void aNullAdPayloadIsAProtocolError() {
+        // found by PayloadsFuzzTest: the JSON null escaped as a NullPointerException
+        assertThatThrownBy(() -> Payloads.customizedTrials(c(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, "null")))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessage("AD record 0 must be an object, got null");
+    }
+
+    @Test
     void trialCountIsANonNegativeInteger() throws ProtocolException {
         assertThat(Payloads.trialCount(c(CommandType.REQUEST_TRIAL_JOBS, "3"))).isEqualTo(3);
         assertThat(Payloads.trialCount(c(CommandType.REQUEST_TRIAL_JOBS, " 0\n"))).isZero();

@@ -35,11 +35,19 @@ public sealed interface Continuous extends Parameter permits Uniform, LogUniform
     /** Quantises and clips a raw value as NNI does; Python's half-to-even rounding is kept. */
     default double quantize(double x) {
         double v = x;
+        if (Double.isInfinite(v)) {
+            // a wide (log)normal prior overflows the double range; the value must stay a finite number
+            v = Math.copySign(Double.MAX_VALUE / 2, v);
+        }
         if (q() > 0) {
             v = Math.rint(v / q()) * q();
         }
         if (bounded()) {
             v = Math.min(high(), Math.max(low(), v));
+        }
+        if (logScale() && q() == 0 && v <= 0 && !Double.isNaN(v)) {
+            // exp underflowed to 0: the smallest positive value is the nearest one a log-scale parameter can take
+            v = Double.MIN_VALUE;
         }
         return v;
     }
