@@ -17,6 +17,9 @@ import org.tunekit.sdk.Parameters;
  * {@code {"_type": T, "_value": [...]}}. Immutable; safe to share between threads.
  */
 public final class SearchSpace {
+    /** The largest integer a JSON number (a double) holds exactly: randint's bounds stay within it. */
+    private static final double EXACT_INTEGER = 9007199254740992.0;
+
     /** NNI's ten parameter types. */
     public static final Set<String> TYPES = Set.of("choice", "randint", "uniform", "quniform", "loguniform",
             "qloguniform", "normal", "qnormal", "lognormal", "qlognormal");
@@ -99,6 +102,11 @@ public final class SearchSpace {
                 }
                 if (v[0] >= v[1]) {
                     throw new InvalidSearchSpaceException(path, "randint needs low < high (high is excluded), got " + values);
+                }
+                // integers a JSON number holds exactly; their range also fits in a long
+                if (Math.abs(v[0]) > EXACT_INTEGER || Math.abs(v[1]) > EXACT_INTEGER) {
+                    throw new InvalidSearchSpaceException(path, "randint bounds must lie within -2^53 and 2^53 (9007199254740992), got "
+                            + values);
                 }
                 yield new RandInt(name, path, (long) v[0], (long) v[1]);
             }
