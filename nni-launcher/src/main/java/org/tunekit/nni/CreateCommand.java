@@ -74,7 +74,7 @@ public final class CreateCommand implements Callable<Integer> {
             Object ip = cfg.json().get("nniManagerIp");
             var request = new ExperimentLauncher.Request("create", id, cfg.json(), cfg.mode(), cfg.workingDirectory(), level,
                     cfg.experimentName(), ip instanceof String s ? s : null, port, foreground, prefix, interpreter, nni,
-                    manager.environment(), Duration.ofSeconds(manager.timeoutSeconds));
+                    manager.environment(cfg.workingDirectory().resolve(id), err), Duration.ofSeconds(manager.timeoutSeconds));
             return new ExperimentLauncher(out, registry).launch(request);
         } catch (LaunchException | IOException e) {
             out.flush();

@@ -52,7 +52,8 @@ public final class ResumeCommand implements Callable<Integer> {
             Path interpreter = ExperimentLauncher.interpreter(manager.interpreter);
             String level = debug && !List.of("debug", "trace").contains(stored.logLevel()) ? "debug" : stored.logLevel();
             var request = new ExperimentLauncher.Request("resume", id, stored.config(), stored.mode(), stored.experimentsDir(), level,
-                    stored.experimentName(), stored.nniManagerIp(), port, foreground, null, interpreter, nni, manager.environment(),
+                    stored.experimentName(), stored.nniManagerIp(), port, foreground, null, interpreter, nni,
+                    manager.environment(stored.experimentsDir().resolve(id), err),
                     Duration.ofSeconds(manager.timeoutSeconds));
             return new ExperimentLauncher(out, registry).launch(request);
         } catch (LaunchException | IOException e) {
