@@ -31,6 +31,8 @@ import org.tunekit.sdk.objectives.Hypervolume;
  */
 final class MultiObjectiveBenchmark {
     static final int EVERY = 10;
+    /** The tuners that are baselines, not compared with Random in the summary's checks. */
+    static final java.util.Set<String> BASELINES = java.util.Set.of("Random", "Sobol");
     /** The trial counts the summary reports. */
     static final List<Integer> REPORTED = List.of(100, 200);
 
@@ -260,7 +262,7 @@ final class MultiObjectiveBenchmark {
                         }
                         Quantiles q = Quantiles.of(v);
                         sb.append(' ').append(four(q.median())).append(" [").append(four(q.q1())).append(", ").append(four(q.q3())).append("] |");
-                        if (!tuner.equals("Random") && config.tuners().containsKey("Random")) {
+                        if (!BASELINES.contains(config.tuners().get(tuner)) && config.tuners().containsKey("Random")) {
                             double[] rv = values(runs, p.name(), "Random", batch, t);
                             if (rv.length > 0) {
                                 double random = Quantiles.of(rv).median();
@@ -275,11 +277,16 @@ final class MultiObjectiveBenchmark {
             sb.append("\n![").append(p.name()).append("](hv-").append(p.name()).append(".svg)\n");
         }
         long fails = checks.stream().filter(c -> c.startsWith("FAILS")).count();
-        sb.append("\n## Median above Random's\n\n").append(fails == 0 ? "Every tuner's median is above Random's in every cell"
+        sb.append("\n## Median above Random's\n\n").append(fails == 0 ? "Every non-baseline tuner's median is above Random's in every cell"
                 : fails + " of " + checks.size() + " comparisons are not above Random's").append(".\n\n");
         for (String c : checks) {
             sb.append("- ").append(c).append('\n');
         }
+        sb.append("\n## Published figures\n\nNone are compared. Deb et al. (2002) measure NSGA-II on ZDT1-3 with a population of 100 "
+                + "for 25,000 evaluations and report convergence and spread metrics, not hypervolume after 100-200 trials; Ozaki et al. "
+                + "(2020) measure MOTPE with their own budgets and reference points, which this benchmark does not reproduce. "
+                + "Variables: ZDT with " + Problems.ZDT_VARIABLES + " (the paper's 30 make a 200-trial budget mostly a search for "
+                + "g = 1), DTLZ2 with k = " + Problems.DTLZ_K + " as in the paper.\n");
         sb.append("\n## Tuner time\n\nMedian seconds of tuner calls per run (all trials):\n\n| tuner | sequential | batch |\n|---|---|---|\n");
         for (String tuner : config.tuners().keySet()) {
             sb.append("| ").append(tuner).append(" |");

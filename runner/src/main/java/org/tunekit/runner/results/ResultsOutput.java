@@ -202,6 +202,10 @@ public final class ResultsOutput {
      *
      * <p>{@code intermediate.csv}: {@code trial_job_id, step, value}, one row per intermediate result, trials in
      * order of sequence, steps from 1 within each trial.
+     *
+     * <p>{@code pareto.csv}, for a multi-objective experiment with a trial that reported every objective: the
+     * Pareto front's trials (see {@link #paretoTable}) with {@code sequence, trial_job_id, parameter_id}, one column
+     * per objective's metric and the parameters as in {@code trials.csv}.
      */
     public static void writeCsv(ExperimentResults r, Path dir) throws IOException {
         Csv.write(r, dir);
@@ -213,7 +217,9 @@ public final class ResultsOutput {
      * {@link TrialRecord} (parameters, final metric and intermediate values as they are, map entries by key, so
      * the same results always give the same file); times are ISO-8601 text
      * in UTC; a missing value is {@code null}; a number JSON cannot hold (NaN, an infinity) is written as
-     * {@code null} too.
+     * {@code null} too. A multi-objective experiment's file also has a {@code pareto} object: the reference point
+     * by objective, where each coordinate came from ({@code config} or {@code front}), the hypervolume, and the
+     * front's trial job ids (see {@link #paretoTable}).
      */
     public static void writeJson(ExperimentResults r, Path file) throws IOException {
         Json.write(r, file);
