@@ -124,6 +124,68 @@ public final class Pareto {
         return out;
     }
 
+    /**
+     * The first fronts of non-dominated sorting, as many as it takes to hold at least {@code atLeast}
+     * points (all fronts when there are fewer points), each front's indices in increasing order. The
+     * same fronts as the first of {@link #fronts(double[][])}, found by peeling: the points are sorted
+     * lexicographically once (so a point can only be dominated by one before it), and each front is
+     * the remaining points that no earlier member of that front dominates. That takes
+     * O(n log n + n f m) per front of size f, where a full sort takes O(n^2 m), so a model that needs
+     * only its best points does not pay for ranking them all.
+     */
+    public static List<int[]> fronts(double[][] points, int atLeast) {
+        int n = points.length;
+        Integer[] boxed = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            boxed[i] = i;
+        }
+        Arrays.sort(boxed, (a, b) -> {
+            double[] x = points[a];
+            double[] y = points[b];
+            for (int k = 0; k < x.length; k++) {
+                int c = Double.compare(x[k], y[k]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(a, b);
+        });
+        int[] remaining = new int[n];
+        for (int i = 0; i < n; i++) {
+            remaining[i] = boxed[i];
+        }
+        int size = n;
+        int covered = 0;
+        List<int[]> out = new ArrayList<>();
+        int[] front = new int[n];
+        int[] rest = new int[n];
+        while (size > 0 && covered < atLeast) {
+            int f = 0;
+            int r = 0;
+            for (int k = 0; k < size; k++) {
+                int i = remaining[k];
+                boolean dominated = false;
+                for (int t = 0; t < f && !dominated; t++) {
+                    dominated = dominates(points[front[t]], points[i]);
+                }
+                if (dominated) {
+                    rest[r++] = i;
+                } else {
+                    front[f++] = i;
+                }
+            }
+            int[] members = Arrays.copyOf(front, f);
+            Arrays.sort(members);
+            out.add(members);
+            covered += f;
+            int[] swap = remaining;
+            remaining = rest;
+            rest = swap;
+            size = r;
+        }
+        return out;
+    }
+
     /** The indices of the points that no other point dominates, in increasing order. */
     public static int[] nondominated(double[][] points) {
         return points.length == 0 ? new int[0] : fronts(points).get(0);

@@ -55,6 +55,29 @@ class ParetoAndHypervolumeTest {
     }
 
     @Test
+    void peelingGivesTheSameFirstFrontsAsTheFullSort() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int m = 2; m <= 3; m++) {
+            double[][] p = new double[300][m];
+            for (double[] x : p) {
+                for (int i = 0; i < m; i++) {
+                    x[i] = r.nextInt(40) / 4.0; // ties included
+                }
+            }
+            java.util.List<int[]> all = Pareto.fronts(p);
+            java.util.List<int[]> first = Pareto.fronts(p, 30);
+            int covered = 0;
+            for (int k = 0; k < first.size(); k++) {
+                assertThat(first.get(k)).isEqualTo(all.get(k));
+                covered += first.get(k).length;
+            }
+            assertThat(covered).isGreaterThanOrEqualTo(30);
+            assertThat(covered - first.get(first.size() - 1).length).isLessThan(30);
+            assertThat(Pareto.fronts(p, 1000)).hasSize(all.size());
+        }
+    }
+
+    @Test
     void crowdingDistanceSumsNormalisedGaps() {
         double[][] p = {{0, 3}, {9, 9}, {1, 2}, {3, 0}};
         double[] d = Pareto.crowdingDistances(p, new int[] {0, 2, 3});

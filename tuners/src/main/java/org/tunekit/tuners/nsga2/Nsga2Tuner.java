@@ -149,7 +149,7 @@ final class Nsga2Tuner extends UnitCubeTuner {
         List<Integer> rank = new ArrayList<>();
         List<Double> crowding = new ArrayList<>();
         int r = 0;
-        for (int[] front : p.length == 0 ? List.<int[]>of() : Pareto.fronts(p)) {
+        for (int[] front : Pareto.fronts(p, populationSize)) {
             if (parentUnits.size() >= populationSize) {
                 break;
             }

@@ -419,7 +419,7 @@ public final class TpeTuner implements Tuner {
         }
         int quota = goodCount(n, settings.gamma());
         int taken = 0;
-        for (int[] front : Pareto.fronts(points)) {
+        for (int[] front : Pareto.fronts(points, quota)) {
             if (taken >= quota) {
                 break;
             }
