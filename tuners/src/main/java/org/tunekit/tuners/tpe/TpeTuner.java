@@ -57,6 +57,11 @@ import org.tunekit.sdk.space.SearchSpace;
  * it counts as good or bad; its component weighs a quarter of a real observation's, so that a batch
  * spreads out instead of piling onto its own guesses (with the default liar {@code best} this halved
  * the batch-mode regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
+ *
+ * <p>With several objectives (MOTPE, see {@link MotpeTunerProvider}) everything above holds but the
+ * split: each observation keeps its vector of losses, and the good ones are chosen by Pareto rank and
+ * hypervolume contribution ({@code splitByPareto}); a pending trial is good under the liar
+ * {@code best} and bad under the others.
  */
 public final class TpeTuner implements Tuner {
     private static final String CHECKPOINT_FILE = "tpe-state.txt";
