@@ -43,7 +43,8 @@ import org.tunekit.sdk.space.SearchSpace;
  * @param algorithms           the {@code tuner}, {@code assessor} and {@code advisor} entries as given (paths made absolute)
  * @param workingDirectory     {@code experimentWorkingDirectory}, absolute, or {@code null} for the default
  * @param logLevel             {@code logLevel}, or {@code null}
- * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize}
+ * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize} (without one: unless
+ *                             an objective on the {@code default} key is minimised)
  * @param warnings             what was accepted but is ignored here
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
@@ -177,6 +178,19 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         if (mode != null && !"maximize".equals(mode) && !"minimize".equals(mode)) {
             throw new ConfigException(optimiser.kind().label() + ".classArgs.optimize_mode: must be 'maximize' or 'minimize', got "
                     + JsonValues.describe(mode));
+        }
+        if (mode == null) {
+            // a multi-objective tuner has no optimize_mode: the single value ranked in the tables is the default key,
+            // in the direction its objective gives (when one of the objectives is the default key)
+            try {
+                for (var o : org.tunekit.sdk.objectives.Objectives.from(optimiser.arguments()).list()) {
+                    if (o.metric().equals("default")) {
+                        mode = o.mode() == org.tunekit.sdk.OptimizeMode.MINIMIZE ? "minimize" : "maximize";
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                // the tuner itself names a bad objectives argument when it is created
+            }
         }
 
         Object name = c.get("experimentName");

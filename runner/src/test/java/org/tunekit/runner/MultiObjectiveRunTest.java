@@ -122,6 +122,17 @@ class MultiObjectiveRunTest {
     }
 
     @Test
+    void theDefaultKeysObjectiveGivesTheDirectionOfTheRanking() throws Exception {
+        RunnerFixture f = new RunnerFixture(tmp).trial("t.sh", TRIAL);
+        String args = "{seed: 4, objectives: [{metric: default, mode: minimize}, {metric: latency, mode: minimize}]}";
+        assertThat(f.run(config(args, "Random"))).isEqualTo(LocalRunner.Outcome.DONE);
+        ExperimentResults r = f.results();
+        assertThat(r.maximize()).isFalse();
+        assertThat(r.best().orElseThrow().finalValue()).isEqualTo(r.trials().stream().mapToDouble(TrialRecord::finalValue).min().orElseThrow());
+        assertThat(ResultsOutput.paretoTable(r, 200).orElseThrow()).contains("minimize default, minimize latency");
+    }
+
+    @Test
     void aSingleObjectiveExperimentShowsNoFront() throws Exception {
         RunnerFixture f = new RunnerFixture(tmp).trial("t.sh", TRIAL);
         assertThat(f.run(config("{seed: 5, optimize_mode: maximize}", "Random"))).isEqualTo(LocalRunner.Outcome.DONE);
