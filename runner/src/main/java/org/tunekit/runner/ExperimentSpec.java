@@ -44,7 +44,7 @@ import org.tunekit.sdk.space.SearchSpace;
  * @param workingDirectory     {@code experimentWorkingDirectory}, absolute, or {@code null} for the default
  * @param logLevel             {@code logLevel}, or {@code null}
  * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize} (without one: unless
- *                             an objective on the {@code default} key is minimised)
+ *                             the objective on the {@code default} key, else the first objective, is minimised)
  * @param warnings             what was accepted but is ignored here
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
@@ -181,12 +181,14 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
         if (mode == null) {
             // a multi-objective tuner has no optimize_mode: the single value ranked in the tables is the default key,
-            // in the direction its objective gives (when one of the objectives is the default key)
+            // in the direction of the objective on that key, else of the first objective (which a trial usually
+            // repeats as its default)
             try {
-                for (var o : org.tunekit.sdk.objectives.Objectives.from(optimiser.arguments()).list()) {
-                    if (o.metric().equals("default")) {
-                        mode = o.mode() == org.tunekit.sdk.OptimizeMode.MINIMIZE ? "minimize" : "maximize";
-                    }
+                var objectives = org.tunekit.sdk.objectives.Objectives.from(optimiser.arguments()).list();
+                var ranked = objectives.stream().filter(o -> o.metric().equals("default")).findFirst()
+                        .or(() -> objectives.stream().findFirst());
+                if (ranked.isPresent()) {
+                    mode = ranked.get().mode() == org.tunekit.sdk.OptimizeMode.MINIMIZE ? "minimize" : "maximize";
                 }
             } catch (IllegalArgumentException e) {
                 // the tuner itself names a bad objectives argument when it is created

@@ -119,6 +119,8 @@ class MultiObjectiveRunTest {
         ExperimentResults r = f.results();
         String table = ResultsOutput.paretoTable(r, 200).orElseThrow();
         assertThat(table).contains("accuracy=").contains("(front's worst + 10% of its range)");
+        // no objective on the default key: the ranking follows the first objective, accuracy, maximised
+        assertThat(r.maximize()).isTrue();
     }
 
     @Test
