@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.tunekit.bench.BenchSoakCommand;
 import org.tunekit.bench.curves.BenchCurvesCommand;
 import org.tunekit.bench.demo.DemoCommand;
+import org.tunekit.bench.multiobjective.BenchMoCommand;
 import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.bench.runner.BenchRunnerCommand;
 import org.tunekit.dispatcher.cli.DispatchCommand;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
-        subcommands = {RunCommand.class, ResultsCommand.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ResultsCommand.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, CommandLine.HelpCommand.class})
 public final class TunekitMain implements Runnable {
     static final String VERSION = "0.1.0";
 

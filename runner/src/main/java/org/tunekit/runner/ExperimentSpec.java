@@ -43,7 +43,8 @@ import org.tunekit.sdk.space.SearchSpace;
  * @param algorithms           the {@code tuner}, {@code assessor} and {@code advisor} entries as given (paths made absolute)
  * @param workingDirectory     {@code experimentWorkingDirectory}, absolute, or {@code null} for the default
  * @param logLevel             {@code logLevel}, or {@code null}
- * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize}
+ * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize} (without one: unless
+ *                             the objective on the {@code default} key, else the first objective, is minimised)
  * @param warnings             what was accepted but is ignored here
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
@@ -177,6 +178,21 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         if (mode != null && !"maximize".equals(mode) && !"minimize".equals(mode)) {
             throw new ConfigException(optimiser.kind().label() + ".classArgs.optimize_mode: must be 'maximize' or 'minimize', got "
                     + JsonValues.describe(mode));
+        }
+        if (mode == null) {
+            // a multi-objective tuner has no optimize_mode: the single value ranked in the tables is the default key,
+            // in the direction of the objective on that key, else of the first objective (which a trial usually
+            // repeats as its default)
+            try {
+                var objectives = org.tunekit.sdk.objectives.Objectives.from(optimiser.arguments()).list();
+                var ranked = objectives.stream().filter(o -> o.metric().equals("default")).findFirst()
+                        .or(() -> objectives.stream().findFirst());
+                if (ranked.isPresent()) {
+                    mode = ranked.get().mode() == org.tunekit.sdk.OptimizeMode.MINIMIZE ? "minimize" : "maximize";
+                }
+            } catch (IllegalArgumentException e) {
+                // the tuner itself names a bad objectives argument when it is created
+            }
         }
 
         Object name = c.get("experimentName");

@@ -130,6 +130,18 @@ final class ExperimentStore implements AutoCloseable {
         return ExperimentSpec.fromJson(queryString("SELECT config FROM experiment"));
     }
 
+    /** The tuner's (or advisor's) {@code objectives} class argument as configured, or empty. */
+    @SuppressWarnings("unchecked")
+    synchronized List<Map<String, Object>> objectives() {
+        for (String kind : List.of("tuner", "advisor")) {
+            if (spec().algorithms().get(kind) instanceof Map<?, ?> entry && entry.get("classArgs") instanceof Map<?, ?> args
+                    && args.get("objectives") instanceof List<?> list && list.stream().allMatch(o -> o instanceof Map)) {
+                return (List<Map<String, Object>>) list;
+            }
+        }
+        return List.of();
+    }
+
     @SuppressWarnings("unchecked")
     synchronized Map<String, Object> options() {
         try {
@@ -252,7 +264,7 @@ final class ExperimentStore implements AutoCloseable {
                 }
             }
             db.commit();
-            return new ExperimentResults(id, name, maximize, started, ended, status, trials);
+            return new ExperimentResults(id, name, maximize, started, ended, status, trials, objectives());
         } catch (SQLException e) {
             rollback();
             throw new RunnerException("cannot read the results: " + e.getMessage(), e);

@@ -67,6 +67,11 @@ public final class ResultsCommand implements Callable<Integer> {
         out.println();
         out.println("Best parameters:");
         out.print(ResultsOutput.bestParameters(results));
+        ResultsOutput.paretoTable(results, terminalWidth()).ifPresent(table -> {
+            out.println();
+            out.println();
+            out.print(table);
+        });
     }
 
     /** Writes trials.csv, intermediate.csv, experiment.json and report.html to {@code dir} and says where they are. */
@@ -77,7 +82,8 @@ public final class ResultsCommand implements Callable<Integer> {
             ResultsOutput.writeJson(results, dir.resolve("experiment.json"));
             Path report = ResultsOutput.writeReport(results, dir);
             out.println();
-            out.println("Report: " + report + "   (trials.csv, intermediate.csv and experiment.json beside it)");
+            out.println("Report: " + report + "   (trials.csv, intermediate.csv, "
+                    + (results.objectives().isEmpty() ? "" : "pareto.csv, ") + "experiment.json beside it)");
         } catch (java.io.IOException | RuntimeException e) {
             out.println("tunekit: could not write the results to " + dir + ": " + e.getMessage());
         }

@@ -10,6 +10,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * and answers through an {@link AdvisorContext}. It replaces a tuner and an assessor.
  *
  * <p>Called from one thread at a time, in wire order.
+ *
+ * <p>Several objectives: the built-in advisors (Hyperband, BOHB) optimise one number, the
+ * {@code default} key of a metric object ({@link Metric#value()}); other keys are ignored, and they
+ * refuse an {@code objectives} class argument as unknown.
  */
 public interface Advisor {
 

@@ -8,6 +8,11 @@ import java.util.List;
  * An assessor decides, from a running trial's intermediate results, whether to stop it early.
  *
  * <p>Called from one thread at a time, with each trial's events in wire order.
+ *
+ * <p>Several objectives: an assessor sees each result as a {@link Metric}, whose {@link Metric#value()}
+ * is the {@code default} key of a metric object. The built-in assessors judge that number alone and
+ * ignore the other keys, also when the tuner optimises several {@code objectives}; put the metric that
+ * should decide early stopping under {@code default}.
  */
 public interface Assessor {
 

@@ -34,7 +34,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--tuners", split = ",", paramLabel = "NAME",
             description = "Tuners to run, by catalog name (built-in or from --plugins); LABEL=NAME runs NAME under another label. "
-                    + "Default: every tuner found.")
+                    + "Default: every tuner found that runs on optimize_mode and seed alone (not the multi-objective ones: see bench-mo).")
     List<String> tuners = new ArrayList<>();
 
     @Option(names = "--tuner-args", paramLabel = "LABEL=JSON",
@@ -107,7 +107,8 @@ public final class BenchCommand implements Callable<Integer> {
     QualityBenchmark.Config config(AlgorithmCatalog catalog) {
         List<TunerSetup> setups = new ArrayList<>();
         if (tuners.isEmpty()) {
-            catalog.entries().stream().filter(e -> e.kind() == AlgorithmKind.TUNER)
+            // a tuner that needs more than optimize_mode and seed (MOTPE's and NSGA2's objectives) is not a default
+            catalog.entries().stream().filter(e -> e.kind() == AlgorithmKind.TUNER && runsOnDefaults(e))
                     .forEach(e -> setups.add(TunerSetup.parse(e.provider().name())));
             if (setups.isEmpty()) {
                 throw new IllegalArgumentException("no tuner found; name one with --tuners or add a plugin directory with --plugins");
@@ -134,6 +135,15 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<Mode> modeList = modes.stream().map(Mode::parse).distinct().toList();
         return new QualityBenchmark.Config(setups, objectives, modeList, parseSeeds(seeds), trials, threads, out, reference);
+    }
+
+    private static boolean runsOnDefaults(AlgorithmCatalog.Entry e) {
+        try {
+            ((org.tunekit.sdk.spi.TunerProvider) e.provider()).create(org.tunekit.sdk.ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 0)));
+            return true;
+        } catch (RuntimeException | LinkageError x) {
+            return false;
+        }
     }
 
     /** Reads {@code LABEL=JSON} entries of {@code --tuner-args}. */

@@ -28,6 +28,46 @@ final class Csv {
     static void write(ExperimentResults r, Path dir) throws IOException {
         AtomicFiles.write(dir.resolve(TRIALS), out -> trials(r, out));
         AtomicFiles.write(dir.resolve(INTERMEDIATE), out -> intermediate(r, out));
+        java.util.Optional<ParetoFront> front = ParetoFront.of(r);
+        if (front.isPresent()) {
+            AtomicFiles.write(dir.resolve(PARETO), out -> pareto(front.get(), out));
+        }
+    }
+
+    /** The Pareto front's file, written when the experiment has objectives and a trial reported them. */
+    static final String PARETO = "pareto.csv";
+
+    /**
+     * One row per trial of the Pareto front, in the front's order: {@code sequence, trial_job_id, parameter_id},
+     * one column per objective headed by its metric, then the parameters as in {@code trials.csv}.
+     */
+    static void pareto(ParetoFront front, Writer out) throws IOException {
+        List<List<String>> paths = Values.parameterPaths(front.trials());
+        List<String> header = new ArrayList<>(List.of("sequence", "trial_job_id", "parameter_id"));
+        Set<String> taken = new java.util.HashSet<>(header);
+        for (var o : front.objectives()) {
+            header.add(taken.add(o.metric()) ? o.metric() : "metric." + o.metric());
+        }
+        for (List<String> path : paths) {
+            String name = Values.pathName(path);
+            header.add(taken.add(name) ? name : "param." + name);
+        }
+        row(out, header);
+        for (int i = 0; i < front.trials().size(); i++) {
+            TrialRecord t = front.trials().get(i);
+            List<String> row = new ArrayList<>(header.size());
+            row.add(Integer.toString(t.sequence()));
+            row.add(t.trialJobId());
+            row.add(Long.toString(t.parameterId()));
+            for (double v : front.values().get(i)) {
+                row.add(Double.toString(v));
+            }
+            Map<List<String>, Object> flat = Values.flatten(t.parameters());
+            for (List<String> path : paths) {
+                row.add(field(flat.get(path)));
+            }
+            row(out, row);
+        }
     }
 
     /**

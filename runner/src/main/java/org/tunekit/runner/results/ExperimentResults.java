@@ -3,6 +3,9 @@ package org.tunekit.runner.results;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.objectives.Objectives;
 import java.util.Optional;
 
 /**
@@ -15,11 +18,29 @@ import java.util.Optional;
  * @param ended     when it ended, or {@code null} while running or after a crash
  * @param status    its state: RUNNING, DONE, STOPPED, ERROR
  * @param trials    its trials, in order of sequence
+ * @param objectives the tuner's {@code objectives} class argument as given (a list of objects with {@code metric},
+ *                  {@code mode} and optionally {@code reference}), empty for a single-objective experiment
  */
 public record ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
-                                List<TrialRecord> trials) {
+                                List<TrialRecord> trials, List<Map<String, Object>> objectives) {
     public ExperimentResults {
         trials = List.copyOf(trials);
+        objectives = objectives == null ? List.of() : List.copyOf(objectives);
+    }
+
+    /** Results of a single-objective experiment. */
+    public ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
+                             List<TrialRecord> trials) {
+        this(id, name, maximize, started, ended, status, trials, List.of());
+    }
+
+    /**
+     * The objectives, read as the tuners read them.
+     *
+     * @throws IllegalArgumentException naming what is wrong when {@link #objectives()} is malformed
+     */
+    public Objectives objectiveList() {
+        return objectives.isEmpty() ? Objectives.none() : Objectives.from(ClassArguments.of(Map.of(Objectives.ARGUMENT, objectives)));
     }
 
     /** The trials that have a final value, best first. */

@@ -70,6 +70,11 @@ final class HtmlReport {
             trialTable(h, best, true);
         }
 
+        ParetoFront.of(r).ifPresent(front -> pareto(h, r, front));
+        if (!r.objectives().isEmpty() && ParetoFront.of(r).isEmpty()) {
+            h.append("<h2>Pareto front</h2>\n<p class=\"empty\">No trial has reported every objective yet.</p>\n");
+        }
+
         List<Plots.Plot> plots = Plots.all(r);
         h.append("<h2>Plots</h2>\n");
         if (plots.isEmpty()) {
@@ -98,6 +103,37 @@ final class HtmlReport {
         }
         h.append("</details>\n</body>\n</html>\n");
         return h.toString();
+    }
+
+    /** The Pareto front: its hypervolume and reference point, a plot for two objectives, and its trials. */
+    private static void pareto(StringBuilder h, ExperimentResults r, ParetoFront front) {
+        h.append("<h2>Pareto front</h2>\n<p>").append(front.trials().size()).append(" of ").append(front.counted())
+                .append(" trials with every objective (").append(esc(front.objectivesText()))
+                .append(") are not dominated by another. Hypervolume ").append(esc(Values.number(front.hypervolume())))
+                .append(", reference point ").append(esc(front.referenceText())).append(".</p>\n");
+        Plots.paretoFront(r, front).ifPresent(p -> figure(h, p));
+        List<String> names = Values.parameterNames(front.trials());
+        h.append("<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"num\">#</th><th>trial</th>");
+        for (var o : front.objectives()) {
+            h.append("<th class=\"num\">").append(esc(o.metric())).append("</th>");
+        }
+        for (String n : names) {
+            h.append("<th>").append(esc(n)).append("</th>");
+        }
+        h.append("</tr></thead>\n<tbody>\n");
+        for (int i = 0; i < front.trials().size(); i++) {
+            TrialRecord t = front.trials().get(i);
+            h.append("<tr><td class=\"num\">").append(i + 1).append("</td><td>").append(esc(t.trialJobId())).append("</td>");
+            for (double v : front.values().get(i)) {
+                h.append("<td class=\"num\">").append(esc(Values.number(v))).append("</td>");
+            }
+            for (String n : names) {
+                Object v = t.parameters().get(n);
+                h.append("<td>").append(v == null ? "" : esc(Values.compact(v))).append("</td>");
+            }
+            h.append("</tr>\n");
+        }
+        h.append("</tbody>\n</table>\n</div>\n");
     }
 
     private static void facts(StringBuilder h, ExperimentResults r, Clock clock) {

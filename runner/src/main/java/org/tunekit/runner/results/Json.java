@@ -2,6 +2,7 @@ package org.tunekit.runner.results;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
 import com.google.gson.ToNumberPolicy;
 import com.google.gson.TypeAdapter;
 import com.google.gson.TypeAdapterFactory;
@@ -44,13 +45,43 @@ final class Json {
 
     static void write(ExperimentResults r, Path file) throws IOException {
         AtomicFiles.write(file, out -> {
-            GSON.toJson(r, ExperimentResults.class, out);
+            GSON.toJson(tree(r), out);
             out.write('\n');
         });
     }
 
+    /**
+     * The results as a JSON tree; with objectives, a {@code pareto} object is added: {@code reference} (objective
+     * to value), {@code referenceFrom} (objective to {@code config} or {@code front}: the front's worst value plus
+     * 10% of its range), {@code hypervolume}, {@code trials} (the front's trial job ids, in the front's order),
+     * {@code counted} (trials with every objective's value) and {@code lacking} (final metrics without one).
+     */
+    private static JsonObject tree(ExperimentResults r) {
+        JsonObject o = GSON.toJsonTree(r, ExperimentResults.class).getAsJsonObject();
+        ParetoFront.of(r).ifPresent(front -> {
+            JsonObject p = new JsonObject();
+            JsonObject reference = new JsonObject();
+            JsonObject from = new JsonObject();
+            for (int k = 0; k < front.objectives().size(); k++) {
+                String metric = front.objectives().get(k).metric();
+                reference.addProperty(metric, front.reference()[k]);
+                from.addProperty(metric, front.fromConfig()[k] ? "config" : "front");
+            }
+            p.add("reference", reference);
+            p.add("referenceFrom", from);
+            p.addProperty("hypervolume", front.hypervolume());
+            com.google.gson.JsonArray trials = new com.google.gson.JsonArray();
+            front.trials().forEach(t -> trials.add(t.trialJobId()));
+            p.add("trials", trials);
+            p.addProperty("counted", front.counted());
+            p.addProperty("lacking", front.lacking());
+            o.add("pareto", p);
+        });
+        return o;
+    }
+
     static String toJson(ExperimentResults r) {
-        return GSON.toJson(r, ExperimentResults.class);
+        return GSON.toJson(tree(r));
     }
 
     static ExperimentResults read(Reader in) {

@@ -161,6 +161,82 @@ final class Plots {
         return Optional.of(plot("final-values", "Final values", caption, chart));
     }
 
+    /**
+     * For two objectives: every trial with both values as a grey point, the Pareto front's trials in red joined
+     * by the staircase of the region they dominate, and the reference point; empty for more objectives.
+     */
+    static Optional<Plot> paretoFront(ExperimentResults r, ParetoFront front) {
+        if (front.objectives().size() != 2) {
+            return Optional.empty();
+        }
+        var ox = front.objectives().get(0);
+        var oy = front.objectives().get(1);
+        org.tunekit.sdk.objectives.Objectives objectives = r.objectiveList();
+        List<Double> ax = new ArrayList<>();
+        List<Double> ay = new ArrayList<>();
+        for (TrialRecord t : r.trials()) {
+            if (t.finalMetric() == null || front.trials().contains(t)) {
+                continue;
+            }
+            try {
+                double[] v = objectives.values(t.finalMetric(), "trial " + t.trialJobId());
+                if (Double.isFinite(v[0]) && Double.isFinite(v[1])) {
+                    ax.add(v[0]);
+                    ay.add(v[1]);
+                }
+            } catch (IllegalArgumentException e) {
+                // a trial without both values is not drawn
+            }
+        }
+        XYChart chart = chart(WIDE, 440, "Pareto front", axisTitle(ox), axisTitle(oy));
+        chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(LegendLayout.Horizontal);
+        // the staircase: from the reference on the first axis, through every front point, to the reference on the second
+        List<Double> sx = new ArrayList<>();
+        List<Double> sy = new ArrayList<>();
+        double[] ref = front.reference();
+        List<double[]> values = front.values();
+        sx.add(values.get(0)[0]);
+        sy.add(ref[1]);
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                sx.add(values.get(i)[0]);
+                sy.add(values.get(i - 1)[1]);
+            }
+            sx.add(values.get(i)[0]);
+            sy.add(values.get(i)[1]);
+        }
+        sx.add(ref[0]);
+        sy.add(values.get(values.size() - 1)[1]);
+        XYSeries stairs = chart.addSeries("dominated region's edge", sx, sy);
+        stairs.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
+        stairs.setMarker(SeriesMarkers.NONE);
+        stairs.setLineColor(withAlpha(BEST, 140));
+        stairs.setLineWidth(1.2f);
+        if (!ax.isEmpty()) {
+            XYSeries others = chart.addSeries("other trials (" + ax.size() + ")", ax, ay);
+            others.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
+            others.setMarker(SeriesMarkers.CIRCLE);
+            others.setMarkerColor(new Color(150, 150, 150, 170));
+        }
+        XYSeries f = chart.addSeries("Pareto front (" + values.size() + ")", values.stream().map(v -> v[0]).toList(),
+                values.stream().map(v -> v[1]).toList());
+        f.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
+        f.setMarker(SeriesMarkers.DIAMOND);
+        f.setMarkerColor(BEST);
+        XYSeries rp = chart.addSeries("reference point", List.of(ref[0]), List.of(ref[1]));
+        rp.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
+        rp.setMarker(SeriesMarkers.CROSS);
+        rp.setMarkerColor(BEST_SO_FAR);
+        String caption = "Each grey point is a trial; red diamonds are the trials no other trial dominates ("
+                + front.objectivesText() + "). The hypervolume is the area between the staircase and the reference point.";
+        return Optional.of(plot("pareto-front", "Pareto front", caption, chart));
+    }
+
+    private static String axisTitle(org.tunekit.sdk.objectives.Objective o) {
+        return o.metric() + (o.mode() == org.tunekit.sdk.OptimizeMode.MAXIMIZE ? " (higher is better)" : " (lower is better)");
+    }
+
     /** Every trial's intermediate values (y) against their step (x), one line per trial coloured by group. */
     static Optional<Plot> intermediate(ExperimentResults r) {
         List<TrialRecord> curves = r.trials().stream()

@@ -74,6 +74,73 @@ public final class ResultsOutput {
     }
 
     /**
+     * The Pareto front of a multi-objective experiment (one whose tuner names {@code objectives}) as an aligned
+     * plain-text table, its lines separated by {@code \n} (none at the end); empty for a single-objective
+     * experiment. A heading line names the objectives and the front's size; then columns: the front's position,
+     * trial job id, one column per objective (headed {@code metric (max)} or {@code metric (min)}), status, and one
+     * per top-level parameter; rows: the front's trials by the first objective from best to worst. Lines fit
+     * {@code width} as in {@link #bestTable}. Then a line with the hypervolume and the reference point, saying
+     * where each coordinate came from ({@code config}: the objective's {@code reference}; otherwise the front's
+     * worst value plus 10% of the front's range), and, when some final metrics lack an objective's value, a line
+     * saying how many. A trial is on the front when no other trial with every objective's value is at least as
+     * good in all objectives and better in one.
+     *
+     * @throws IllegalArgumentException if width is less than 1
+     */
+    public static Optional<String> paretoTable(ExperimentResults r, int width) {
+        if (width < 1) {
+            throw new IllegalArgumentException("width must be at least 1, got " + width);
+        }
+        if (r.objectives().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<ParetoFront> found = ParetoFront.of(r);
+        if (found.isEmpty()) {
+            return Optional.of("Pareto front: no trial has reported every objective ("
+                    + String.join(", ", r.objectives().stream().map(o -> String.valueOf(o.get("metric"))).toList()) + ") yet.");
+        }
+        ParetoFront front = found.get();
+        List<String> names = Values.parameterNames(front.trials());
+        List<TextTable.Column> columns = new ArrayList<>(List.of(
+                new TextTable.Column("#", true, false, false),
+                new TextTable.Column("trial", false, true, false)));
+        for (var o : front.objectives()) {
+            columns.add(new TextTable.Column(o.metric() + (o.mode() == org.tunekit.sdk.OptimizeMode.MAXIMIZE ? " (max)" : " (min)"),
+                    true, false, false));
+        }
+        columns.add(new TextTable.Column("status", false, false, false));
+        for (String name : names) {
+            boolean numeric = front.trials().stream().map(t -> t.parameters().get(name)).allMatch(v -> v == null || v instanceof Number);
+            columns.add(new TextTable.Column(name, numeric, true, true));
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < front.trials().size(); i++) {
+            TrialRecord t = front.trials().get(i);
+            List<String> row = new ArrayList<>();
+            row.add(Integer.toString(i + 1));
+            row.add(t.trialJobId());
+            for (double v : front.values().get(i)) {
+                row.add(Values.number(v));
+            }
+            row.add(t.status().name());
+            for (String name : names) {
+                Object v = t.parameters().get(name);
+                row.add(v == null ? "" : Values.compact(v));
+            }
+            rows.add(row);
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("Pareto front (" + front.objectivesText() + "): " + front.trials().size() + " of " + front.counted() + " trials");
+        lines.addAll(TextTable.render(columns, rows, width));
+        lines.add("Hypervolume " + Values.number(front.hypervolume()) + ", reference point " + front.referenceText());
+        if (front.lacking() > 0) {
+            lines.add(front.lacking() + (front.lacking() == 1 ? " final metric lacks" : " final metrics lack")
+                    + " an objective's value and " + (front.lacking() == 1 ? "is" : "are") + " left out.");
+        }
+        return Optional.of(String.join("\n", lines));
+    }
+
+    /**
      * The best trial's parameters, one {@code name  value} line per parameter by name, values aligned in one
      * column, lines separated by {@code \n} (none at the end). A nested choice shows the option chosen on its
      * line and its sub-values on the lines under it, indented by two spaces; a plain map shows its entries so.
@@ -101,7 +168,8 @@ public final class ResultsOutput {
      * trial, and the time elapsed. Elapsed is to the experiment's end; while it is {@code RUNNING}, to the
      * clock's now; with no end otherwise (it crashed), to the last start or end of a trial; {@code unknown}
      * when nothing says. For example {@code DONE: 60 trials: 45 succeeded, 15 early stopped; best 0.981234
-     * (trial Ab3xZ); elapsed 12m03s}.
+     * (trial Ab3xZ); elapsed 12m03s}. A multi-objective experiment adds the size and hypervolume of its Pareto
+     * front before the elapsed time (see {@link #paretoTable}).
      */
     public static String summaryLine(ExperimentResults r, Clock clock) {
         StringBuilder sb = new StringBuilder();
@@ -114,6 +182,8 @@ public final class ResultsOutput {
         } else {
             sb.append("no final value");
         }
+        ParetoFront.of(r).ifPresent(front -> sb.append("; Pareto front ").append(front.trials().size())
+                .append(front.trials().size() == 1 ? " trial" : " trials").append(", hypervolume ").append(Values.number(front.hypervolume())));
         sb.append("; elapsed ").append(Values.elapsed(r, clock).map(Values::duration).orElse("unknown"));
         return sb.toString();
     }
@@ -132,6 +202,10 @@ public final class ResultsOutput {
      *
      * <p>{@code intermediate.csv}: {@code trial_job_id, step, value}, one row per intermediate result, trials in
      * order of sequence, steps from 1 within each trial.
+     *
+     * <p>{@code pareto.csv}, for a multi-objective experiment with a trial that reported every objective: the
+     * Pareto front's trials (see {@link #paretoTable}) with {@code sequence, trial_job_id, parameter_id}, one column
+     * per objective's metric and the parameters as in {@code trials.csv}.
      */
     public static void writeCsv(ExperimentResults r, Path dir) throws IOException {
         Csv.write(r, dir);
@@ -143,7 +217,9 @@ public final class ResultsOutput {
      * {@link TrialRecord} (parameters, final metric and intermediate values as they are, map entries by key, so
      * the same results always give the same file); times are ISO-8601 text
      * in UTC; a missing value is {@code null}; a number JSON cannot hold (NaN, an infinity) is written as
-     * {@code null} too.
+     * {@code null} too. A multi-objective experiment's file also has a {@code pareto} object: the reference point
+     * by objective, where each coordinate came from ({@code config} or {@code front}), the hypervolume, and the
+     * front's trial job ids (see {@link #paretoTable}).
      */
     public static void writeJson(ExperimentResults r, Path file) throws IOException {
         Json.write(r, file);

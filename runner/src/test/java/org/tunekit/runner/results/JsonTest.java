@@ -47,7 +47,7 @@ class JsonTest {
         Path file = dir.resolve("experiment.json");
         ResultsOutput.writeJson(finite(), file);
         JsonObject root = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
-        assertThat(root.keySet()).containsExactly("id", "name", "maximize", "started", "ended", "status", "trials");
+        assertThat(root.keySet()).containsExactly("id", "name", "maximize", "started", "ended", "status", "trials", "objectives");
         assertThat(root.get("started").getAsString()).isEqualTo("2026-03-01T10:00:00Z");
         assertThat(root.get("ended").isJsonNull()).isTrue();
         JsonObject trial = root.getAsJsonArray("trials").get(0).getAsJsonObject();

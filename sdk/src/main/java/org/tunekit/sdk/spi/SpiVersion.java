@@ -25,7 +25,7 @@ public final class SpiVersion implements Comparable<SpiVersion> {
     public static final int MAJOR = 1;
 
     /** The minor version of this SDK's SPI. */
-    public static final int MINOR = 0;
+    public static final int MINOR = 1;
 
     /** {@code MAJOR.MINOR} as text. */
     public static final String CURRENT_TEXT = MAJOR + "." + MINOR;

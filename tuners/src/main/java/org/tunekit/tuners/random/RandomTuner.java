@@ -9,6 +9,7 @@ import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
@@ -43,8 +44,9 @@ final class RandomTuner implements Tuner {
     private SearchSpace space;
 
     RandomTuner(ClassArguments arguments) {
-        arguments.requireOnly("optimize_mode", "seed");
+        arguments.requireOnly("optimize_mode", "seed", Objectives.ARGUMENT);
         OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE); // accepted for NNI compatibility, checked, unused
+        Objectives.from(arguments); // checked, unused: a baseline for multi-objective tuners
         OptionalLong given = arguments.getOptionalLong("seed");
         if (given.isPresent()) {
             seed = given.getAsLong();

@@ -6,7 +6,9 @@ import org.tunekit.sdk.spi.TunerProvider;
 
 /**
  * Provides the {@code Random} tuner. Class arguments: {@code optimize_mode} (accepted, not used)
- * and {@code seed} (optional; without it a random seed is chosen and logged).
+ * {@code seed} (optional; without it a random seed is chosen and logged) and {@code objectives}
+ * (checked, not used: Random is the baseline of multi-objective experiments, whose results need
+ * the objectives).
  */
 public final class RandomTunerProvider implements TunerProvider {
 

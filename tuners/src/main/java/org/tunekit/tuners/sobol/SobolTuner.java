@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.OptimizeMode;
+import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
@@ -15,7 +16,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * mapped through {@code fromUnit} and {@code decode}. Points that decode to a set already known are
  * skipped. Nested parameters take coordinates of their own, read only when their option is chosen.
  * Results are not used for the suggestions (the sequence is fixed by the seed), but they and
- * imported data count as known sets. Class arguments: {@code optimize_mode}, {@code seed}.
+ * imported data count as known sets. Class arguments: {@code optimize_mode}, {@code seed}, and
+ * {@code objectives} (checked, not used: Sobol is a baseline of multi-objective experiments).
  */
 final class SobolTuner extends UnitCubeTuner {
     private ScrambledSobol sequence;
@@ -25,8 +27,9 @@ final class SobolTuner extends UnitCubeTuner {
     }
 
     static SobolTuner create(ClassArguments arguments) {
-        arguments.requireOnly("optimize_mode", "seed");
+        arguments.requireOnly("optimize_mode", "seed", Objectives.ARGUMENT);
         OptimizeMode mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE);
+        Objectives.from(arguments); // checked, unused: a baseline for multi-objective tuners
         return new SobolTuner(mode, seedOf(arguments));
     }
 

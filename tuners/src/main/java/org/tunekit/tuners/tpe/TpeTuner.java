@@ -20,6 +20,9 @@ import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TrialResult;
+import org.tunekit.sdk.objectives.Hypervolume;
+import org.tunekit.sdk.objectives.Objectives;
+import org.tunekit.sdk.objectives.Pareto;
 import org.tunekit.sdk.space.Choice;
 import org.tunekit.sdk.space.Continuous;
 import org.tunekit.sdk.space.EncodedSpace;
@@ -54,6 +57,11 @@ import org.tunekit.sdk.space.SearchSpace;
  * it counts as good or bad; its component weighs a quarter of a real observation's, so that a batch
  * spreads out instead of piling onto its own guesses (with the default liar {@code best} this halved
  * the batch-mode regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
+ *
+ * <p>With several objectives (MOTPE, see {@link MotpeTunerProvider}) everything above holds but the
+ * split: each observation keeps its vector of losses, and the good ones are chosen by Pareto rank and
+ * hypervolume contribution ({@code splitByPareto}); a pending trial is good under the liar
+ * {@code best} and bad under the others.
  */
 public final class TpeTuner implements Tuner {
     private static final String CHECKPOINT_FILE = "tpe-state.txt";
@@ -65,6 +73,12 @@ public final class TpeTuner implements Tuner {
     private static final double LIE_WEIGHT = 0.25;
     private final TpeSettings settings;
     private final SplitMix64 rng;
+    /** The objectives of MOTPE; none for TPE. */
+    private final Objectives objectives;
+    /** The tuner's name in messages and checkpoints. */
+    private final String name;
+    /** MOTPE: every slot's loss vector (null for pending and dead slots); unused by TPE. */
+    private double[][] lossVectors = new double[16][];
 
     private SearchSpace space;
     private EncodedSpace encoded;
@@ -89,7 +103,18 @@ public final class TpeTuner implements Tuner {
 
     /** Creates the tuner with the given settings. */
     TpeTuner(TpeSettings settings) {
+        this(settings, Objectives.none());
+    }
+
+    /**
+     * Creates the tuner with the given settings; with several objectives it is MOTPE (see
+     * {@link MotpeTunerProvider}): the settings' mode is then unused and observations are split by
+     * Pareto rank and hypervolume contribution instead of by loss.
+     */
+    TpeTuner(TpeSettings settings, Objectives objectives) {
         this.settings = settings;
+        this.objectives = objectives;
+        this.name = objectives.isEmpty() ? "TPE" : "MOTPE";
         long seed = settings.seed().isPresent() ? settings.seed().getAsLong() : new SplittableRandom().nextLong();
         this.rng = new SplitMix64(seed);
     }
@@ -106,6 +131,8 @@ public final class TpeTuner implements Tuner {
         }
         EncodedSpace oldEncoded = encoded;
         History oldHistory = history;
+        double[][] oldVectors = lossVectors;
+        lossVectors = new double[16][];
         space = newSpace;
         encoded = EncodedSpace.of(newSpace);
         spaceSize = newSpace.size();
@@ -129,7 +156,7 @@ public final class TpeTuner implements Tuner {
                     Parameters p = oldEncoded.decode(oldHistory.vector(s));
                     if (newSpace.violation(p).isEmpty()) {
                         double[] x = encode(p);
-                        history.add(x, History.DONE, oldHistory.loss[s]);
+                        setVector(history.add(x, History.DONE, oldHistory.loss[s]), s < oldVectors.length ? oldVectors[s] : null);
                         seen.add(new VectorKey(x));
                     }
                 }
@@ -140,10 +167,10 @@ public final class TpeTuner implements Tuner {
     @Override
     public Parameters generateParameters(long parameterId) throws NoMoreTrialsException {
         if (space == null) {
-            throw new IllegalStateException("TPE: generateParameters before the search space was set");
+            throw new IllegalStateException(name + ": generateParameters before the search space was set");
         }
         if (spaceSize.isPresent() && seen.size() >= spaceSize.getAsLong()) {
-            throw new NoMoreTrialsException("TPE: all " + spaceSize.getAsLong() + " parameter sets of the search space have been suggested");
+            throw new NoMoreTrialsException(name + ": all " + spaceSize.getAsLong() + " parameter sets of the search space have been suggested");
         }
         double[] x = null;
         if (history.doneCount >= settings.startupJobs() && history.doneCount > 0) {
@@ -162,7 +189,7 @@ public final class TpeTuner implements Tuner {
             }
         }
         if (x == null) {
-            throw new NoMoreTrialsException("TPE: found no parameter set that has not been suggested already");
+            throw new NoMoreTrialsException(name + ": found no parameter set that has not been suggested already");
         }
         seen.add(new VectorKey(x));
         int slot = history.add(x, History.PENDING, Double.NaN);
@@ -178,11 +205,13 @@ public final class TpeTuner implements Tuner {
         if (space == null) {
             return;
         }
-        double loss = settings.mode().toLoss(result.metric().value());
+        double[] vector = objectives.isEmpty() ? null : objectives.losses(result);
+        double loss = vector == null ? settings.mode().toLoss(result.metric().value()) : scalarLoss(vector);
         Integer slot = slotOfTrial.get(result.parameterId());
         if (slot != null && history.state[slot] == History.PENDING) {
             if (Double.isFinite(loss)) {
                 history.complete(slot, loss);
+                setVector(slot, vector);
             } else {
                 history.remove(slot);
                 slotOfTrial.remove(result.parameterId());
@@ -198,7 +227,34 @@ public final class TpeTuner implements Tuner {
         }
         double[] x = encode(result.parameters());
         seen.add(new VectorKey(x));
-        slotOfTrial.put(result.parameterId(), history.add(x, History.DONE, loss));
+        int added = history.add(x, History.DONE, loss);
+        setVector(added, vector);
+        slotOfTrial.put(result.parameterId(), added);
+    }
+
+    /**
+     * MOTPE's stand-in for the scalar loss History keeps (its order by loss is not used for the
+     * split): the sum of the losses, or NaN when one is not finite, which drops the observation.
+     */
+    private static double scalarLoss(double[] vector) {
+        double sum = 0;
+        for (double v : vector) {
+            if (!Double.isFinite(v)) {
+                return Double.NaN;
+            }
+            sum += v;
+        }
+        return sum;
+    }
+
+    private void setVector(int slot, double[] vector) {
+        if (objectives.isEmpty()) {
+            return;
+        }
+        if (slot >= lossVectors.length) {
+            lossVectors = Arrays.copyOf(lossVectors, Math.max(slot + 1, lossVectors.length * 2));
+        }
+        lossVectors[slot] = vector;
     }
 
     @Override
@@ -220,14 +276,16 @@ public final class TpeTuner implements Tuner {
         if (space == null) {
             return;
         }
-        for (ImportedTrial t : trials) {
-            double loss = settings.mode().toLoss(t.metric().value());
+        for (int i = 0; i < trials.size(); i++) {
+            ImportedTrial t = trials.get(i);
+            double[] vector = objectives.isEmpty() ? null : objectives.losses(t.metric(), "imported trial " + (i + 1) + " of " + trials.size());
+            double loss = vector == null ? settings.mode().toLoss(t.metric().value()) : scalarLoss(vector);
             if (!Double.isFinite(loss) || space.violation(t.parameters()).isPresent()) {
                 continue;
             }
             double[] x = encode(t.parameters());
             seen.add(new VectorKey(x));
-            history.add(x, History.DONE, loss);
+            setVector(history.add(x, History.DONE, loss), vector);
         }
     }
 
@@ -262,6 +320,15 @@ public final class TpeTuner implements Tuner {
         History h = history;
         if (h.deadCount() > 64 && h.deadCount() > h.slots / 4) {
             int[] newSlot = h.compact();
+            if (!objectives.isEmpty()) {
+                double[][] moved = new double[lossVectors.length][];
+                for (int s = 0; s < newSlot.length && s < lossVectors.length; s++) {
+                    if (newSlot[s] >= 0) {
+                        moved[newSlot[s]] = lossVectors[s];
+                    }
+                }
+                lossVectors = moved;
+            }
             slotOfTrial.replaceAll((id, slot) -> newSlot[slot]);
             slotOfTrial.values().removeIf(slot -> slot < 0);
         }
@@ -274,6 +341,11 @@ public final class TpeTuner implements Tuner {
             membership = new byte[n];
         }
         Arrays.fill(good, 0, h.slots, false);
+        if (!objectives.isEmpty()) {
+            splitByPareto();
+            rankAndBuild();
+            return;
+        }
         int pending = 0;
         if (settings.liar() != TpeSettings.ConstantLiar.NONE) {
             for (int s = 0; s < h.slots; s++) {
@@ -304,6 +376,12 @@ public final class TpeTuner implements Tuner {
             }
             good[takeDone ? h.byLoss[i++] : pendingSlots[j++]] = true;
         }
+        rankAndBuild();
+    }
+
+    /** Ranks the included observations by age within good and bad, and builds every coordinate's estimators. */
+    private void rankAndBuild() {
+        History h = history;
         // a top-level coordinate is active in every observation: they share one ranking by age
         topGood = 0;
         topBad = 0;
@@ -318,6 +396,98 @@ public final class TpeTuner implements Tuner {
         for (Coordinate c : coordinates) {
             buildCoordinate(c);
         }
+    }
+
+    /** The largest last front whose members are chosen by hypervolume contribution; larger ones by crowding distance. */
+    private static final int MAX_HYPERVOLUME_SELECTION = 40;
+
+    /**
+     * MOTPE's split: the good observations are {@code goodCount(n)} of the n completed ones, taken
+     * front by front in order of Pareto rank; of the first front that does not fit whole, the members
+     * that add least to the front's hypervolume are dropped one at a time (reference point: the
+     * worst loss of every objective plus a tenth of its range), or, for a front of more than
+     * {@value #MAX_HYPERVOLUME_SELECTION}, the most crowded ones. Pending trials follow the liar:
+     * {@code best} counts them good, {@code worst} and {@code mean} bad.
+     */
+    private void splitByPareto() {
+        History h = history;
+        int[] done = new int[h.doneCount];
+        int n = 0;
+        for (int s = 0; s < h.slots; s++) {
+            if (h.state[s] == History.DONE) {
+                done[n++] = s;
+            }
+        }
+        double[][] points = new double[n][];
+        for (int i = 0; i < n; i++) {
+            points[i] = lossVectors[done[i]];
+        }
+        int quota = goodCount(n, settings.gamma());
+        int taken = 0;
+        for (int[] front : Pareto.fronts(points, quota)) {
+            if (taken >= quota) {
+                break;
+            }
+            if (taken + front.length <= quota) {
+                for (int i : front) {
+                    good[done[i]] = true;
+                }
+                taken += front.length;
+                continue;
+            }
+            for (int i : thin(points, front, quota - taken)) {
+                good[done[i]] = true;
+            }
+            taken = quota;
+        }
+        if (settings.liar() == TpeSettings.ConstantLiar.BEST) {
+            for (int s = 0; s < h.slots; s++) {
+                if (h.state[s] == History.PENDING) {
+                    good[s] = true;
+                }
+            }
+        }
+    }
+
+    /** The {@code keep} members of a front that hold the most of its hypervolume (or, for a large front, the least crowded). */
+    private static int[] thin(double[][] points, int[] front, int keep) {
+        if (front.length > MAX_HYPERVOLUME_SELECTION) {
+            double[] crowding = Pareto.crowdingDistances(points, front);
+            Integer[] order = new Integer[front.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> Double.compare(crowding[b], crowding[a]));
+            int[] out = new int[keep];
+            for (int i = 0; i < keep; i++) {
+                out[i] = front[order[i]];
+            }
+            return out;
+        }
+        double[] reference = Hypervolume.nadirReference(points, 0.1);
+        List<Integer> members = new ArrayList<>();
+        for (int i : front) {
+            members.add(i);
+        }
+        while (members.size() > keep) {
+            double[][] p = new double[members.size()][];
+            for (int i = 0; i < p.length; i++) {
+                p[i] = points[members.get(i)];
+            }
+            double[] contribution = Hypervolume.contributions(p, reference);
+            int worst = 0;
+            for (int i = 1; i < contribution.length; i++) {
+                if (contribution[i] < contribution[worst]) {
+                    worst = i;
+                }
+            }
+            members.remove(worst);
+        }
+        int[] out = new int[keep];
+        for (int i = 0; i < keep; i++) {
+            out[i] = members.get(i);
+        }
+        return out;
     }
 
     private double forgettingWeight(int r, int m) {
@@ -485,7 +655,7 @@ public final class TpeTuner implements Tuner {
     @Override
     public void saveCheckpoint(Path directory) throws IOException {
         try (BufferedWriter w = Files.newBufferedWriter(directory.resolve(CHECKPOINT_FILE), StandardCharsets.UTF_8)) {
-            w.write(CHECKPOINT_MAGIC + "\n");
+            w.write(magic() + "\n");
             w.write("rng " + rng.state() + "\n");
             if (space == null) {
                 w.write("space none\n");
@@ -507,6 +677,13 @@ public final class TpeTuner implements Tuner {
                     line.append(' ').append(history.values[d][s]);
                 }
                 w.write(line.append('\n').toString());
+                if (!objectives.isEmpty() && st == History.DONE) {
+                    StringBuilder vec = new StringBuilder("vec");
+                    for (double v : lossVectors[s]) {
+                        vec.append(' ').append(v);
+                    }
+                    w.write(vec.append('\n').toString());
+                }
             }
             for (VectorKey k : seen) {
                 StringBuilder line = new StringBuilder("seen");
@@ -527,8 +704,8 @@ public final class TpeTuner implements Tuner {
         Restored r = new Restored();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String magic = in.readLine();
-            if (!CHECKPOINT_MAGIC.equals(magic)) {
-                throw new IOException(file + ": not a TPE checkpoint (first line " + magic + ")");
+            if (!magic().equals(magic)) {
+                throw new IOException(file + ": not a " + name + " checkpoint (first line " + magic + ")");
             }
             String line;
             int lineNo = 1;
@@ -553,6 +730,13 @@ public final class TpeTuner implements Tuner {
                             r.observations.add(new RestoredObservation(f[1].equals("D"),
                                     f[2].equals("-") ? null : Long.valueOf(f[2]), Double.parseDouble(f[3]), x));
                         }
+                        case "vec" -> {
+                            double[] v = new double[f.length - 1];
+                            for (int d = 0; d < v.length; d++) {
+                                v[d] = Double.parseDouble(f[1 + d]);
+                            }
+                            r.vectors.put(r.observations.size() - 1, v);
+                        }
                         case "seen" -> {
                             double[] x = new double[f.length - 1];
                             for (int d = 0; d < x.length; d++) {
@@ -567,8 +751,17 @@ public final class TpeTuner implements Tuner {
                 }
             }
         }
+        if (!objectives.isEmpty()) {
+            for (int i = 0; i < r.observations.size(); i++) {
+                double[] v = r.vectors.get(i);
+                if (r.observations.get(i).done() && (v == null || v.length != objectives.size())) {
+                    throw new IOException(file + ": completed observation " + (i + 1) + " has no vector of " + objectives.size() + " losses");
+                }
+            }
+        }
         if (space != null && r.fingerprint == fingerprint(space) && r.dims == encoded.size()) {
             history = new History(encoded.size());
+            lossVectors = new double[16][];
             slotOfTrial.clear();
             seen.clear();
             apply(r);
@@ -577,9 +770,15 @@ public final class TpeTuner implements Tuner {
         }
     }
 
+    private String magic() {
+        return objectives.isEmpty() ? CHECKPOINT_MAGIC : "tunekit-motpe 1 " + objectives.size();
+    }
+
     private void apply(Restored r) {
-        for (RestoredObservation o : r.observations) {
+        for (int i = 0; i < r.observations.size(); i++) {
+            RestoredObservation o = r.observations.get(i);
             int slot = history.add(o.x(), o.done() ? History.DONE : History.PENDING, o.loss());
+            setVector(slot, r.vectors.get(i));
             if (o.trial() != null) {
                 slotOfTrial.put(o.trial(), slot);
             }
@@ -594,6 +793,7 @@ public final class TpeTuner implements Tuner {
         int dims;
         final List<RestoredObservation> observations = new ArrayList<>();
         final List<double[]> seen = new ArrayList<>();
+        final Map<Integer, double[]> vectors = new java.util.HashMap<>();
     }
 
     private record RestoredObservation(boolean done, Long trial, double loss, double[] x) {}
