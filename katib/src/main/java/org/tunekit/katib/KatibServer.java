@@ -1,0 +1,123 @@
+package org.tunekit.katib;
+
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
+
+/**
+ * Tunekit as Katib's suggestion service: Katib's {@code Suggestion} service and the standard
+ * {@code grpc.health.v1.Health} (SERVING for {@value #HEALTH_NAME} and for {@code ""}) on one port.
+ * The service keeps no experiment state: every answer is computed from its request.
+ */
+public final class KatibServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(KatibServer.class);
+
+    /** The service name Katib's readiness probe asks the health service about. */
+    public static final String HEALTH_NAME = "manager.v1beta1.Suggestion";
+
+    /**
+     * How the server runs.
+     *
+     * @param host              the address to listen on, such as {@code 0.0.0.0}
+     * @param port              the suggestion service's port (6789 in Katib); 0 picks a free one
+     * @param pluginDirectories folders of plugin jars, as the dispatcher reads them
+     * @param maxInboundBytes   the largest request accepted, in bytes (a request carries every trial)
+     * @param maxAssignments    the most assignments one {@code GetSuggestions} may ask for
+     */
+    public record Options(String host, int port, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments) {
+        /** The default request limit: 256 MiB, room for well over 100,000 trials. */
+        public static final int DEFAULT_MAX_INBOUND_BYTES = 256 << 20;
+        /** The default for {@link #maxAssignments}. */
+        public static final int DEFAULT_MAX_ASSIGNMENTS = 1000;
+
+        /** Checks the values. */
+        public Options {
+            Objects.requireNonNull(host, "host");
+            pluginDirectories = List.copyOf(pluginDirectories);
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
+            }
+            if (maxInboundBytes < 1024) {
+                throw new IllegalArgumentException("the request limit must be at least 1024 bytes, got " + maxInboundBytes);
+            }
+            if (maxAssignments < 1) {
+                throw new IllegalArgumentException("the assignment limit must be at least 1, got " + maxAssignments);
+            }
+        }
+
+        /** Defaults with the given host and port and no plugin folder. */
+        public static Options of(String host, int port) {
+            return new Options(host, port, List.of(), DEFAULT_MAX_INBOUND_BYTES, DEFAULT_MAX_ASSIGNMENTS);
+        }
+    }
+
+    private final Server server;
+    private final HealthStatusManager health;
+
+    private KatibServer(Server server, HealthStatusManager health) {
+        this.server = server;
+        this.health = health;
+    }
+
+    /**
+     * Finds the algorithms (built-ins and plugins), starts listening, and reports SERVING.
+     *
+     * @throws IOException when the port cannot be bound
+     * @throws org.tunekit.dispatcher.plugin.PluginConfigurationException when a plugin folder does not exist
+     */
+    public static KatibServer start(Options options) throws IOException {
+        AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.pluginDirectories());
+        for (String problem : catalog.problems()) {
+            LOG.warn("plugin: {}", problem);
+        }
+        Algorithms algorithms = new Algorithms(catalog);
+        HealthStatusManager health = new HealthStatusManager();
+        health.setStatus("", ServingStatus.NOT_SERVING);
+        health.setStatus(HEALTH_NAME, ServingStatus.NOT_SERVING);
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
+                .maxInboundMessageSize(options.maxInboundBytes())
+                .addService(new SuggestionService(new Suggester(algorithms, options.maxAssignments())))
+                .addService(health.getHealthService())
+                .build()
+                .start();
+        health.setStatus("", ServingStatus.SERVING);
+        health.setStatus(HEALTH_NAME, ServingStatus.SERVING);
+        LOG.info("Katib suggestion service on {}:{}; algorithms: {}", options.host(), server.getPort(), String.join(", ", algorithms.names()));
+        return new KatibServer(server, health);
+    }
+
+    /** The port the suggestion service listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Blocks until the server has stopped. */
+    public void awaitTermination() throws InterruptedException {
+        server.awaitTermination();
+    }
+
+    /** Reports NOT_SERVING, stops taking calls, and waits up to 5 seconds for running ones. */
+    @Override
+    public void close() {
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+                server.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            server.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
