@@ -50,6 +50,9 @@ final class Algorithms {
         KATIB_NAMES = java.util.Collections.unmodifiableMap(m);
     }
 
+    /** Katib's algorithms that this service does not run (multi-fidelity, population-based, architecture search). */
+    static final List<String> NOT_SERVED = List.of("hyperband", "pbt", "enas", "darts");
+
     /**
      * What one experiment's algorithm resolved to.
      *
@@ -113,6 +116,10 @@ final class Algorithms {
                 }
             }
             return katib(name, new Settings(name, given));
+        }
+        if (NOT_SERVED.contains(name)) {
+            throw KatibException.invalid("Katib's algorithm " + name + " is not served by Tunekit's suggestion service; known algorithms: "
+                    + String.join(", ", names()));
         }
         if (name.isBlank()) {
             throw KatibException.invalid("the experiment names no algorithm; known algorithms: " + String.join(", ", names()));
