@@ -21,7 +21,8 @@ public final class KatibCommand implements Runnable {
 
     /** {@code tunekit katib serve}. */
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Run Katib's suggestion service (Suggestion and grpc.health.v1.Health) until SIGTERM or SIGINT.",
+            description = {"Run Katib's suggestion service (Suggestion and grpc.health.v1.Health) and early-stopping service "
+                    + "(EarlyStopping: medianstop) until SIGTERM or SIGINT.",
                     "Katib's algorithm names (random, tpe, multivariate-tpe, cmaes, grid, sobol, bayesianoptimization) take "
                             + "Katib's settings; every Tunekit tuner, built-in or plugin, is served under its own name with its "
                             + "NNI class arguments as settings. No state is kept between calls: the service may be killed and "
@@ -29,6 +30,10 @@ public final class KatibCommand implements Runnable {
     static final class Serve implements Callable<Integer> {
         @Option(names = "--port", paramLabel = "PORT", description = "The suggestion service's port (default: ${DEFAULT-VALUE}).")
         int port = 6789;
+
+        @Option(names = "--early-stopping-port", paramLabel = "PORT",
+                description = "The early-stopping service's port (medianstop; default: ${DEFAULT-VALUE}); -1 serves none.")
+        int earlyStoppingPort = 6788;
 
         @Option(names = "--host", paramLabel = "ADDRESS", description = "The address to listen on (default: ${DEFAULT-VALUE}).")
         String host = "0.0.0.0";
@@ -59,9 +64,10 @@ public final class KatibCommand implements Runnable {
                     }
                 }
             }
-            KatibServer.Options options = new KatibServer.Options(host, port, dirs, maxRequestMb << 20, maxAssignments);
+            KatibServer.Options options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments);
             KatibServer server = KatibServer.start(options);
-            System.err.println("tunekit katib serve: Suggestion on " + host + ":" + server.port());
+            System.err.println("tunekit katib serve: Suggestion on " + host + ":" + server.port()
+                    + (server.earlyStoppingPort() < 0 ? "" : ", EarlyStopping on " + host + ":" + server.earlyStoppingPort()));
             CountDownLatch stopped = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 server.close();

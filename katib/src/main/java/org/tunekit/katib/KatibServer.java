@@ -16,8 +16,9 @@ import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 
 /**
  * Tunekit as Katib's suggestion service: Katib's {@code Suggestion} service and the standard
- * {@code grpc.health.v1.Health} (SERVING for {@value #HEALTH_NAME} and for {@code ""}) on one port.
- * The service keeps no experiment state: every answer is computed from its request.
+ * {@code grpc.health.v1.Health} (SERVING for {@value #HEALTH_NAME} and for {@code ""}) on one port;
+ * optionally Katib's {@code EarlyStopping} service ({@code medianstop}) with its own health service
+ * on another. The services keep no experiment state: every answer is computed from its request.
  */
 public final class KatibServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KatibServer.class);
@@ -30,11 +31,12 @@ public final class KatibServer implements AutoCloseable {
      *
      * @param host              the address to listen on, such as {@code 0.0.0.0}
      * @param port              the suggestion service's port (6789 in Katib); 0 picks a free one
+     * @param earlyStoppingPort the early-stopping service's port (6788 in Katib); 0 picks a free one, -1 serves none
      * @param pluginDirectories folders of plugin jars, as the dispatcher reads them
      * @param maxInboundBytes   the largest request accepted, in bytes (a request carries every trial)
      * @param maxAssignments    the most assignments one {@code GetSuggestions} may ask for
      */
-    public record Options(String host, int port, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments) {
+    public record Options(String host, int port, int earlyStoppingPort, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments) {
         /** The default request limit: 256 MiB, room for well over 100,000 trials. */
         public static final int DEFAULT_MAX_INBOUND_BYTES = 256 << 20;
         /** The default for {@link #maxAssignments}. */
@@ -47,6 +49,9 @@ public final class KatibServer implements AutoCloseable {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
             }
+            if (earlyStoppingPort < -1 || earlyStoppingPort > 65535) {
+                throw new IllegalArgumentException("the early-stopping port must be in [0, 65535], or -1 for none, got " + earlyStoppingPort);
+            }
             if (maxInboundBytes < 1024) {
                 throw new IllegalArgumentException("the request limit must be at least 1024 bytes, got " + maxInboundBytes);
             }
@@ -55,18 +60,30 @@ public final class KatibServer implements AutoCloseable {
             }
         }
 
-        /** Defaults with the given host and port and no plugin folder. */
+        /** Defaults with the given host and suggestion port, no early-stopping service and no plugin folder. */
         public static Options of(String host, int port) {
-            return new Options(host, port, List.of(), DEFAULT_MAX_INBOUND_BYTES, DEFAULT_MAX_ASSIGNMENTS);
+            return new Options(host, port, -1, List.of(), DEFAULT_MAX_INBOUND_BYTES, DEFAULT_MAX_ASSIGNMENTS);
         }
     }
 
+    /** The service name asked about the early-stopping service. */
+    public static final String EARLY_STOPPING_HEALTH_NAME = "manager.v1beta1.EarlyStopping";
+
     private final Server server;
     private final HealthStatusManager health;
+    private final Server earlyStopping;
+    private final HealthStatusManager earlyStoppingHealth;
+    private final DbManagerLogs logs;
+    private final TrialStatusWriter status;
 
-    private KatibServer(Server server, HealthStatusManager health) {
+    private KatibServer(Server server, HealthStatusManager health, Server earlyStopping, HealthStatusManager earlyStoppingHealth,
+                        DbManagerLogs logs, TrialStatusWriter status) {
         this.server = server;
         this.health = health;
+        this.earlyStopping = earlyStopping;
+        this.earlyStoppingHealth = earlyStoppingHealth;
+        this.logs = logs;
+        this.status = status;
     }
 
     /**
@@ -76,6 +93,10 @@ public final class KatibServer implements AutoCloseable {
      * @throws org.tunekit.dispatcher.plugin.PluginConfigurationException when a plugin folder does not exist
      */
     public static KatibServer start(Options options) throws IOException {
+        return start(options, new TrialStatusWriter());
+    }
+
+    static KatibServer start(Options options, TrialStatusWriter status) throws IOException {
         AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.pluginDirectories());
         for (String problem : catalog.problems()) {
             LOG.warn("plugin: {}", problem);
@@ -90,10 +111,35 @@ public final class KatibServer implements AutoCloseable {
                 .addService(health.getHealthService())
                 .build()
                 .start();
+        Server es = null;
+        HealthStatusManager esHealth = null;
+        DbManagerLogs logs = new DbManagerLogs();
+        if (options.earlyStoppingPort() >= 0) {
+            esHealth = new HealthStatusManager();
+            try {
+                es = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.earlyStoppingPort()))
+                        .maxInboundMessageSize(options.maxInboundBytes())
+                        .addService(new EarlyStoppingService(logs, status))
+                        .addService(esHealth.getHealthService())
+                        .build()
+                        .start();
+            } catch (IOException e) {
+                server.shutdownNow();
+                throw e;
+            }
+            esHealth.setStatus("", ServingStatus.SERVING);
+            esHealth.setStatus(EARLY_STOPPING_HEALTH_NAME, ServingStatus.SERVING);
+            LOG.info("Katib early-stopping service on {}:{}; algorithms: {}", options.host(), es.getPort(), MedianStop.NAME);
+        }
         health.setStatus("", ServingStatus.SERVING);
         health.setStatus(HEALTH_NAME, ServingStatus.SERVING);
         LOG.info("Katib suggestion service on {}:{}; algorithms: {}", options.host(), server.getPort(), String.join(", ", algorithms.names()));
-        return new KatibServer(server, health);
+        return new KatibServer(server, health, es, esHealth, logs, status);
+    }
+
+    /** The port the early-stopping service listens on, or -1 when there is none. */
+    public int earlyStoppingPort() {
+        return earlyStopping == null ? -1 : earlyStopping.getPort();
     }
 
     /** The port the suggestion service listens on. */
@@ -110,13 +156,25 @@ public final class KatibServer implements AutoCloseable {
     @Override
     public void close() {
         health.enterTerminalState();
-        server.shutdown();
+        if (earlyStoppingHealth != null) {
+            earlyStoppingHealth.enterTerminalState();
+        }
+        stop(server);
+        if (earlyStopping != null) {
+            stop(earlyStopping);
+        }
+        logs.close();
+        status.close();
+    }
+
+    private static void stop(Server s) {
+        s.shutdown();
         try {
-            if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-                server.shutdownNow();
+            if (!s.awaitTermination(5, TimeUnit.SECONDS)) {
+                s.shutdownNow();
             }
         } catch (InterruptedException e) {
-            server.shutdownNow();
+            s.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
