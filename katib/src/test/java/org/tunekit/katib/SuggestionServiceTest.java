@@ -75,7 +75,7 @@ class SuggestionServiceTest {
     @ParameterizedTest
     @ValueSource(strings = {"random", "tpe", "multivariate-tpe", "cmaes", "grid", "sobol", "bayesianoptimization",
             "TPE", "Random", "Anneal", "Evolution", "GPTuner", "SMAC", "CMAES", "CMA-ES", "Sobol", "GridSearch", "MetisTuner",
-            "DNGOTuner", "RegularizedEvolutionTuner", "TuRBO"})
+            "DNGOTuner", "RegularizedEvolutionTuner"})
     void everyAlgorithmRunsAnExperimentOverEveryKindOfParameter(String algorithm) {
         Experiment e = Katib.experiment("every-" + algorithm.toLowerCase(), algorithm, Map.of(), ObjectiveType.MINIMIZE, ALL_KINDS);
         stub().validateAlgorithmSettings(ValidateAlgorithmSettingsRequest.newBuilder().setExperiment(e).build());
