@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code katib-drive.js}, see {@code ../shared/katib-lab}) plays Katib's controller over Katib's own
  * {@code .proto} files with each of Katib's example experiments, starts the real {@code ./tunekit},
  * and {@code kill -9}s it every 5 finished trials; every experiment must run to its end with no
- * duplicate (but for grid) and no broken answer.
+ * duplicate (but for grid) and no broken answer, and medianstop (the early-stopping service, from the
+ * same process) must stop trials.
  *
  * <p>Needs the lab, named by {@code $KATIB_LAB} (as {@code build.sh} makes it, e.g.
  * {@code KATIB_LAB=~/katib-lab}), and {@code node}; without them every case is skipped saying so
@@ -70,13 +71,13 @@ class KatibLabIT {
     }
 
     private Drive drive(Path experiment, String... extra) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = freePort();
+        int esPort = freePort();
+        int dbPort = freePort();
         String server = "TUNEKIT_NO_BUILD=1 exec " + TunekitProcess.HOME.resolve("tunekit") + " katib serve --host 127.0.0.1 --port " + port
-                + " 2>>" + tmp.resolve("server.log");
+                + " --early-stopping-port " + esPort + " 2>>" + tmp.resolve("server.log");
         List<String> cmd = new ArrayList<>(List.of("node", DRIVER.toString(), "--quiet", "--endpoint", "127.0.0.1:" + port,
+                "--es-endpoint", "127.0.0.1:" + esPort, "--db-port", Integer.toString(dbPort),
                 "--server-cmd", server, "--kill-after", "5"));
         cmd.addAll(List.of(extra));
         cmd.add(experiment.toString());
@@ -89,6 +90,12 @@ class KatibLabIT {
             throw new AssertionError("the driver did not finish within 5 minutes on " + experiment);
         }
         return new Drive(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -105,6 +112,17 @@ class KatibLabIT {
         if (!name.equals("grid")) {
             assertThat(s.get("duplicates").getAsInt()).as(d.describe()).isZero();
         }
+    }
+
+    @Test
+    void medianStopStopsTrialsThroughRestarts() throws Exception {
+        Drive d = drive(EXAMPLES.resolve("early-stopping/median-stop.yaml"));
+        assertThat(d.exit()).as(d.describe()).isZero();
+        JsonObject s = d.summary();
+        assertThat(s.get("earlyStopped").getAsInt()).as(d.describe()).isPositive();
+        assertThat(s.get("stepsRun").getAsInt()).as(d.describe()).isLessThan(s.get("stepsFull").getAsInt());
+        assertThat(s.get("duplicates").getAsInt()).as(d.describe()).isZero();
+        assertThat(s.get("restarts").getAsInt()).as(d.describe()).isPositive();
     }
 
     @Test
