@@ -28,7 +28,7 @@ public final class KatibCommand implements Runnable {
                             + "NNI class arguments as settings. No state is kept between calls: the service may be killed and "
                             + "restarted, or run as several replicas, at any time."})
     static final class Serve implements Callable<Integer> {
-        @Option(names = "--port", paramLabel = "PORT", description = "The suggestion service's port (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--port", paramLabel = "PORT", description = "The suggestion service's port (default: ${DEFAULT-VALUE}); -1 serves none.")
         int port = 6789;
 
         @Option(names = "--early-stopping-port", paramLabel = "PORT",
@@ -64,10 +64,16 @@ public final class KatibCommand implements Runnable {
                     }
                 }
             }
-            KatibServer.Options options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments);
+            KatibServer.Options options;
+            try {
+                options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments);
+            } catch (IllegalArgumentException e) {
+                System.err.println("tunekit katib serve: " + e.getMessage());
+                return 2;
+            }
             KatibServer server = KatibServer.start(options);
-            System.err.println("tunekit katib serve: Suggestion on " + host + ":" + server.port()
-                    + (server.earlyStoppingPort() < 0 ? "" : ", EarlyStopping on " + host + ":" + server.earlyStoppingPort()));
+            System.err.println("tunekit katib serve:" + (server.port() < 0 ? "" : " Suggestion on " + host + ":" + server.port())
+                    + (server.earlyStoppingPort() < 0 ? "" : " EarlyStopping on " + host + ":" + server.earlyStoppingPort()));
             CountDownLatch stopped = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 server.close();

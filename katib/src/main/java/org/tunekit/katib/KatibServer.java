@@ -30,7 +30,7 @@ public final class KatibServer implements AutoCloseable {
      * How the server runs.
      *
      * @param host              the address to listen on, such as {@code 0.0.0.0}
-     * @param port              the suggestion service's port (6789 in Katib); 0 picks a free one
+     * @param port              the suggestion service's port (6789 in Katib); 0 picks a free one, -1 serves none
      * @param earlyStoppingPort the early-stopping service's port (6788 in Katib); 0 picks a free one, -1 serves none
      * @param pluginDirectories folders of plugin jars, as the dispatcher reads them
      * @param maxInboundBytes   the largest request accepted, in bytes (a request carries every trial)
@@ -46,8 +46,11 @@ public final class KatibServer implements AutoCloseable {
         public Options {
             Objects.requireNonNull(host, "host");
             pluginDirectories = List.copyOf(pluginDirectories);
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be in [0, 65535], got " + port);
+            if (port < -1 || port > 65535) {
+                throw new IllegalArgumentException("port must be in [0, 65535], or -1 for none, got " + port);
+            }
+            if (port == -1 && earlyStoppingPort == -1) {
+                throw new IllegalArgumentException("neither service is to be served: give a port for one of them");
             }
             if (earlyStoppingPort < -1 || earlyStoppingPort > 65535) {
                 throw new IllegalArgumentException("the early-stopping port must be in [0, 65535], or -1 for none, got " + earlyStoppingPort);
@@ -105,12 +108,15 @@ public final class KatibServer implements AutoCloseable {
         HealthStatusManager health = new HealthStatusManager();
         health.setStatus("", ServingStatus.NOT_SERVING);
         health.setStatus(HEALTH_NAME, ServingStatus.NOT_SERVING);
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
-                .maxInboundMessageSize(options.maxInboundBytes())
-                .addService(new SuggestionService(new Suggester(algorithms, options.maxAssignments())))
-                .addService(health.getHealthService())
-                .build()
-                .start();
+        Server server = null;
+        if (options.port() >= 0) {
+            server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
+                    .maxInboundMessageSize(options.maxInboundBytes())
+                    .addService(new SuggestionService(new Suggester(algorithms, options.maxAssignments())))
+                    .addService(health.getHealthService())
+                    .build()
+                    .start();
+        }
         Server es = null;
         HealthStatusManager esHealth = null;
         DbManagerLogs logs = new DbManagerLogs();
@@ -124,16 +130,20 @@ public final class KatibServer implements AutoCloseable {
                         .build()
                         .start();
             } catch (IOException e) {
-                server.shutdownNow();
+                if (server != null) {
+                    server.shutdownNow();
+                }
                 throw e;
             }
             esHealth.setStatus("", ServingStatus.SERVING);
             esHealth.setStatus(EARLY_STOPPING_HEALTH_NAME, ServingStatus.SERVING);
             LOG.info("Katib early-stopping service on {}:{}; algorithms: {}", options.host(), es.getPort(), MedianStop.NAME);
         }
-        health.setStatus("", ServingStatus.SERVING);
-        health.setStatus(HEALTH_NAME, ServingStatus.SERVING);
-        LOG.info("Katib suggestion service on {}:{}; algorithms: {}", options.host(), server.getPort(), String.join(", ", algorithms.names()));
+        if (server != null) {
+            health.setStatus("", ServingStatus.SERVING);
+            health.setStatus(HEALTH_NAME, ServingStatus.SERVING);
+            LOG.info("Katib suggestion service on {}:{}; algorithms: {}", options.host(), server.getPort(), String.join(", ", algorithms.names()));
+        }
         return new KatibServer(server, health, es, esHealth, logs, status);
     }
 
@@ -142,14 +152,19 @@ public final class KatibServer implements AutoCloseable {
         return earlyStopping == null ? -1 : earlyStopping.getPort();
     }
 
-    /** The port the suggestion service listens on. */
+    /** The port the suggestion service listens on, or -1 when there is none. */
     public int port() {
-        return server.getPort();
+        return server == null ? -1 : server.getPort();
     }
 
-    /** Blocks until the server has stopped. */
+    /** Blocks until the services have stopped. */
     public void awaitTermination() throws InterruptedException {
-        server.awaitTermination();
+        if (server != null) {
+            server.awaitTermination();
+        }
+        if (earlyStopping != null) {
+            earlyStopping.awaitTermination();
+        }
     }
 
     /** Reports NOT_SERVING, stops taking calls, and waits up to 5 seconds for running ones. */
@@ -159,7 +174,9 @@ public final class KatibServer implements AutoCloseable {
         if (earlyStoppingHealth != null) {
             earlyStoppingHealth.enterTerminalState();
         }
-        stop(server);
+        if (server != null) {
+            stop(server);
+        }
         if (earlyStopping != null) {
             stop(earlyStopping);
         }

@@ -111,6 +111,23 @@ class EarlyStoppingTest {
     }
 
     @Test
+    void theEarlyStoppingServiceRunsAloneWhenTheSuggestionPortIsMinusOne() throws Exception {
+        try (KatibServer alone = KatibServer.start(new KatibServer.Options("127.0.0.1", -1, 0, List.of(), 1 << 20, 10),
+                new TrialStatusWriter(() -> client))) {
+            assertThat(alone.port()).isEqualTo(-1);
+            ManagedChannel c = Katib.channel(alone.earlyStoppingPort());
+            try {
+                assertThat(HealthGrpc.newBlockingStub(c).check(HealthCheckRequest.newBuilder().setService("").build()).getStatus())
+                        .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+            } finally {
+                c.shutdownNow();
+            }
+        }
+        assertThatThrownBy(() -> new KatibServer.Options("127.0.0.1", -1, -1, List.of(), 1 << 20, 10))
+                .hasMessageContaining("neither service is to be served");
+    }
+
+    @Test
     void noRuleUntilEnoughTrialsSucceededThenTheMedianOfTheirEarlyMeans() {
         logs.put("a", List.of(4.0, 2.0, 9.0));       // first 2: mean 3
         logs.put("b", List.of(1.0, 1.0, 0.0));       // mean 1
