@@ -49,6 +49,10 @@ public final class KatibCommand implements Runnable {
                 description = "The most assignments one GetSuggestions may ask for (default: ${DEFAULT-VALUE}).")
         int maxAssignments = KatibServer.Options.DEFAULT_MAX_ASSIGNMENTS;
 
+        @Option(names = "--no-warm-up", description = "Report SERVING at once, without first answering made-up requests "
+                + "(which make the first real ones about as fast as the later ones).")
+        boolean noWarmUp;
+
         @Override
         public Integer call() throws Exception {
             if (maxRequestMb < 1 || maxRequestMb > 2047) {
@@ -66,7 +70,7 @@ public final class KatibCommand implements Runnable {
             }
             KatibServer.Options options;
             try {
-                options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments);
+                options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments, !noWarmUp);
             } catch (IllegalArgumentException e) {
                 System.err.println("tunekit katib serve: " + e.getMessage());
                 return 2;

@@ -35,8 +35,11 @@ public final class KatibServer implements AutoCloseable {
      * @param pluginDirectories folders of plugin jars, as the dispatcher reads them
      * @param maxInboundBytes   the largest request accepted, in bytes (a request carries every trial)
      * @param maxAssignments    the most assignments one {@code GetSuggestions} may ask for
+     * @param warmUp            whether to answer made-up requests before reporting SERVING, so that the
+     *                          first real ones do not run in the JVM's interpreter (about a second)
      */
-    public record Options(String host, int port, int earlyStoppingPort, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments) {
+    public record Options(String host, int port, int earlyStoppingPort, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments,
+                          boolean warmUp) {
         /** The default request limit: 256 MiB, room for well over 100,000 trials. */
         public static final int DEFAULT_MAX_INBOUND_BYTES = 256 << 20;
         /** The default for {@link #maxAssignments}. */
@@ -65,7 +68,7 @@ public final class KatibServer implements AutoCloseable {
 
         /** Defaults with the given host and suggestion port, no early-stopping service and no plugin folder. */
         public static Options of(String host, int port) {
-            return new Options(host, port, -1, List.of(), DEFAULT_MAX_INBOUND_BYTES, DEFAULT_MAX_ASSIGNMENTS);
+            return new Options(host, port, -1, List.of(), DEFAULT_MAX_INBOUND_BYTES, DEFAULT_MAX_ASSIGNMENTS, false);
         }
     }
 
@@ -109,10 +112,12 @@ public final class KatibServer implements AutoCloseable {
         health.setStatus("", ServingStatus.NOT_SERVING);
         health.setStatus(HEALTH_NAME, ServingStatus.NOT_SERVING);
         Server server = null;
+        Suggester suggester = null;
         if (options.port() >= 0) {
+            suggester = new Suggester(algorithms, options.maxAssignments());
             server = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.port()))
                     .maxInboundMessageSize(options.maxInboundBytes())
-                    .addService(new SuggestionService(new Suggester(algorithms, options.maxAssignments())))
+                    .addService(new SuggestionService(suggester))
                     .addService(health.getHealthService())
                     .build()
                     .start();
@@ -140,6 +145,11 @@ public final class KatibServer implements AutoCloseable {
             LOG.info("Katib early-stopping service on {}:{}; algorithms: {}", options.host(), es.getPort(), MedianStop.NAME);
         }
         if (server != null) {
+            if (options.warmUp()) {
+                long t0 = System.nanoTime();
+                int calls = suggester.warmUp();
+                LOG.info("warmed up with {} made-up requests in {} ms", calls, (System.nanoTime() - t0) / 1_000_000);
+            }
             health.setStatus("", ServingStatus.SERVING);
             health.setStatus(HEALTH_NAME, ServingStatus.SERVING);
             LOG.info("Katib suggestion service on {}:{}; algorithms: {}", options.host(), server.getPort(), String.join(", ", algorithms.names()));

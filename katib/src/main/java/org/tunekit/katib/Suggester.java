@@ -184,6 +184,45 @@ final class Suggester {
         return reply.build();
     }
 
+    /**
+     * Answers made-up requests (Katib's common algorithms over a small space, with up to 60 trials)
+     * so that the code a request runs is compiled before the first real one. The answers are thrown
+     * away; nothing is kept.
+     *
+     * @return how many requests were answered
+     */
+    int warmUp() {
+        List<org.tunekit.katib.api.ParameterSpec> params = List.of(
+                org.tunekit.katib.api.ParameterSpec.newBuilder().setName("x").setParameterType(org.tunekit.katib.api.ParameterType.DOUBLE)
+                        .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("0.01").setMax("0.05")).build(),
+                org.tunekit.katib.api.ParameterSpec.newBuilder().setName("n").setParameterType(org.tunekit.katib.api.ParameterType.INT)
+                        .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("1").setMax("64")).build());
+        int calls = 0;
+        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", "tpe", "random")) {
+            Experiment e = Experiment.newBuilder().setName("warm-up").setSpec(ExperimentSpec.newBuilder()
+                    .setParameterSpecs(ExperimentSpec.ParameterSpecs.newBuilder().addAllParameters(params))
+                    .setObjective(org.tunekit.katib.api.ObjectiveSpec.newBuilder().setType(ObjectiveType.MINIMIZE).setObjectiveMetricName("loss"))
+                    .setAlgorithm(org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm))).build();
+            List<Trial> trials = new ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                GetSuggestionsReply r = suggest(GetSuggestionsRequest.newBuilder().setExperiment(e).addAllTrials(trials)
+                        .setCurrentRequestNumber(1).setTotalRequestNumber(i + 1).build());
+                calls++;
+                List<ParameterAssignment> a = r.getParameterAssignments(0).getAssignmentsList();
+                double x = Double.parseDouble(a.get(0).getValue());
+                trials.add(Trial.newBuilder().setName("warm-up-" + i)
+                        .setSpec(org.tunekit.katib.api.TrialSpec.newBuilder().setParameterAssignments(
+                                org.tunekit.katib.api.TrialSpec.ParameterAssignments.newBuilder().addAllAssignments(a)))
+                        .setStatus(TrialStatus.newBuilder().setCondition(TrialStatus.TrialConditionType.SUCCEEDED)
+                                .setCompletionTime(String.format("2026-01-01T00:00:%02dZ", i))
+                                .setObservation(org.tunekit.katib.api.Observation.newBuilder().addMetrics(
+                                        Metric.newBuilder().setName("loss").setValue(Double.toString((x - 0.03) * (x - 0.03))))))
+                        .build());
+            }
+        }
+        return calls;
+    }
+
     /** The trial's objective value, or {@code null} when it has none (running, failed) or it does not parse. */
     private static Double objective(Trial t, String metric) {
         TrialStatus.TrialConditionType c = t.getStatus().getCondition();

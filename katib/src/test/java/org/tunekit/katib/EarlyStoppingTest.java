@@ -73,7 +73,7 @@ class EarlyStoppingTest {
                 out.onCompleted();
             }
         }).build().start();
-        server = KatibServer.start(new KatibServer.Options("127.0.0.1", 0, 0, List.of(), 1 << 24, 100), new TrialStatusWriter(() -> client));
+        server = KatibServer.start(new KatibServer.Options("127.0.0.1", 0, 0, List.of(), 1 << 24, 100, false), new TrialStatusWriter(() -> client));
         channel = Katib.channel(server.earlyStoppingPort());
     }
 
@@ -112,7 +112,7 @@ class EarlyStoppingTest {
 
     @Test
     void theEarlyStoppingServiceRunsAloneWhenTheSuggestionPortIsMinusOne() throws Exception {
-        try (KatibServer alone = KatibServer.start(new KatibServer.Options("127.0.0.1", -1, 0, List.of(), 1 << 20, 10),
+        try (KatibServer alone = KatibServer.start(new KatibServer.Options("127.0.0.1", -1, 0, List.of(), 1 << 20, 10, false),
                 new TrialStatusWriter(() -> client))) {
             assertThat(alone.port()).isEqualTo(-1);
             ManagedChannel c = Katib.channel(alone.earlyStoppingPort());
@@ -123,7 +123,7 @@ class EarlyStoppingTest {
                 c.shutdownNow();
             }
         }
-        assertThatThrownBy(() -> new KatibServer.Options("127.0.0.1", -1, -1, List.of(), 1 << 20, 10))
+        assertThatThrownBy(() -> new KatibServer.Options("127.0.0.1", -1, -1, List.of(), 1 << 20, 10, false))
                 .hasMessageContaining("neither service is to be served");
     }
 

@@ -16,8 +16,9 @@ import org.tunekit.katib.api.TrialStatus;
 
 /**
  * Measures GetSuggestions over a loopback socket with N completed trials in the request:
- * {@code LatencyProbe ALGORITHM N [N...]} prints, per N, the median and 90th percentile of 30 calls
- * (after 10 warm-up calls), each asking for one assignment.
+ * {@code LatencyProbe ALGORITHM N [N...]} prints, per N, a Markdown table row: the request's size,
+ * the median and 90th percentile of 50 calls (after 20 warm-up calls), each asking for one
+ * assignment (the trials: two uniform parameters, every trial succeeded).
  */
 public final class LatencyProbe {
     public static void main(String[] args) throws Exception {
@@ -38,17 +39,17 @@ public final class LatencyProbe {
                             TrialStatus.TrialConditionType.SUCCEEDED, (lr - 0.03) * (lr - 0.03) + (m - 0.7) * (m - 0.7),
                             String.format("2026-01-01T%02d:%02d:%02dZ", t / 3600 % 24, t / 60 % 60, t % 60)));
                 }
-                double[] ms = new double[40];
+                double[] ms = new double[70];
                 for (int k = 0; k < ms.length; k++) {
                     GetSuggestionsRequest r = Katib.request(e, trials, 1, n + 1 + k);
                     long t0 = System.nanoTime();
                     stub.getSuggestions(r);
                     ms[k] = (System.nanoTime() - t0) / 1e6;
                 }
-                double[] measured = Arrays.copyOfRange(ms, 10, ms.length);
+                double[] measured = Arrays.copyOfRange(ms, 20, ms.length);
                 Arrays.sort(measured);
-                System.out.printf("%s trials=%d requestBytes=%d medianMs=%.2f p90Ms=%.2f%n", algorithm, n,
-                        Katib.request(e, trials, 1, n + 1).getSerializedSize(), measured[measured.length / 2],
+                System.out.printf("| %s | %d | %.1f | %.2f | %.2f |%n", algorithm, n,
+                        Katib.request(e, trials, 1, n + 1).getSerializedSize() / 1048576.0, measured[measured.length / 2],
                         measured[(int) (measured.length * 0.9)]);
             }
             channel.shutdownNow();

@@ -30,7 +30,7 @@ class ValidationTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = KatibServer.start(new KatibServer.Options("127.0.0.1", 0, -1, List.of(), 1 << 20, 100));
+        server = KatibServer.start(new KatibServer.Options("127.0.0.1", 0, -1, List.of(), 1 << 20, 100, false));
         channel = Katib.channel(server.port());
     }
 
