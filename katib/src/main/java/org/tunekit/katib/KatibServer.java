@@ -147,7 +147,16 @@ public final class KatibServer implements AutoCloseable {
         if (server != null) {
             if (options.warmUp()) {
                 long t0 = System.nanoTime();
-                int calls = suggester.warmUp();
+                String self = options.host().equals("0.0.0.0") || options.host().equals("::") ? "127.0.0.1" : options.host();
+                io.grpc.ManagedChannel channel = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder.forAddress(self, server.getPort())
+                        .usePlaintext().build();
+                int calls;
+                try {
+                    var stub = org.tunekit.katib.api.SuggestionGrpc.newBlockingStub(channel);
+                    calls = suggester.warmUp(r -> stub.withDeadlineAfter(30, TimeUnit.SECONDS).getSuggestions(r));
+                } finally {
+                    channel.shutdownNow();
+                }
                 LOG.info("warmed up with {} made-up requests in {} ms", calls, (System.nanoTime() - t0) / 1_000_000);
             }
             health.setStatus("", ServingStatus.SERVING);

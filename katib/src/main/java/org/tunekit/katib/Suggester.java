@@ -185,13 +185,14 @@ final class Suggester {
     }
 
     /**
-     * Answers made-up requests (Katib's common algorithms over a small space, with up to 60 trials)
-     * so that the code a request runs is compiled before the first real one. The answers are thrown
-     * away; nothing is kept.
+     * Sends made-up requests (Katib's common algorithms over a small space, with up to 60 trials)
+     * through {@code call} (the service's own socket, so that the whole path is exercised), so that
+     * the code a request runs is compiled before the first real one. The answers are thrown away;
+     * nothing is kept.
      *
      * @return how many requests were answered
      */
-    int warmUp() {
+    int warmUp(java.util.function.Function<GetSuggestionsRequest, GetSuggestionsReply> call) {
         List<org.tunekit.katib.api.ParameterSpec> params = List.of(
                 org.tunekit.katib.api.ParameterSpec.newBuilder().setName("x").setParameterType(org.tunekit.katib.api.ParameterType.DOUBLE)
                         .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("0.01").setMax("0.05")).build(),
@@ -205,7 +206,7 @@ final class Suggester {
                     .setAlgorithm(org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm))).build();
             List<Trial> trials = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
-                GetSuggestionsReply r = suggest(GetSuggestionsRequest.newBuilder().setExperiment(e).addAllTrials(trials)
+                GetSuggestionsReply r = call.apply(GetSuggestionsRequest.newBuilder().setExperiment(e).addAllTrials(trials)
                         .setCurrentRequestNumber(1).setTotalRequestNumber(i + 1).build());
                 calls++;
                 List<ParameterAssignment> a = r.getParameterAssignments(0).getAssignmentsList();
@@ -214,7 +215,7 @@ final class Suggester {
                         .setSpec(org.tunekit.katib.api.TrialSpec.newBuilder().setParameterAssignments(
                                 org.tunekit.katib.api.TrialSpec.ParameterAssignments.newBuilder().addAllAssignments(a)))
                         .setStatus(TrialStatus.newBuilder().setCondition(TrialStatus.TrialConditionType.SUCCEEDED)
-                                .setCompletionTime(String.format("2026-01-01T00:00:%02dZ", i))
+                                .setCompletionTime(String.format("2026-01-01T00:%02d:%02dZ", i / 60, i % 60))
                                 .setObservation(org.tunekit.katib.api.Observation.newBuilder().addMetrics(
                                         Metric.newBuilder().setName("loss").setValue(Double.toString((x - 0.03) * (x - 0.03))))))
                         .build());
