@@ -18,7 +18,7 @@ mkdir -p "$(dirname "$out")"
   echo
   echo "Command: \`bench/katib/latency.sh ${algorithms[*]}\` on $(nproc) cores ($(uptime | sed 's/.*load average: /load average /'))."
   echo "Each row: one server (JVM flags of ./tunekit), a request of N succeeded trials over two uniform parameters asking"
-  echo "for one assignment, 20 warm-up calls, then the median and 90th percentile of 50 calls, client side over loopback."
+  echo "for one assignment, 100 warm-up calls, then the median and 90th percentile of 100 calls, client side over loopback."
   echo
   echo "| algorithm | trials | request MiB | median ms | p90 ms |"
   echo "|---|---|---|---|---|"
