@@ -64,16 +64,33 @@ final class Algorithms {
      *                  change from call to call, or the walk would start over on another sequence
      */
     record Recipe(String name, TunerProvider provider, Map<String, Object> arguments, Long seed, boolean sequence) {
-        /** Creates the tuner. */
+        /**
+         * Creates the tuner with the settings' class arguments plus {@code optimize_mode} and
+         * {@code seed}. A plugin tuner that takes no {@code seed} (or not even {@code optimize_mode})
+         * refuses them as unknown class arguments; it is then created without them (and is only as
+         * reproducible as it makes itself).
+         */
         Tuner create(OptimizeMode mode, long seed) {
             Map<String, Object> args = new LinkedHashMap<>(arguments);
             args.put("optimize_mode", mode == OptimizeMode.MAXIMIZE ? "maximize" : "minimize");
             args.put("seed", seed);
-            try {
-                return provider.create(ClassArguments.of(args));
-            } catch (InvalidClassArgumentException e) {
-                throw KatibException.invalid("algorithm " + name + ": " + e.getMessage());
+            InvalidClassArgumentException first = null;
+            for (int attempt = 0; attempt < 3; attempt++) {
+                try {
+                    return provider.create(ClassArguments.of(args));
+                } catch (InvalidClassArgumentException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                    String m = String.valueOf(e.getMessage());
+                    String drop = attempt == 0 ? "seed" : "optimize_mode";
+                    if (attempt == 2 || arguments.containsKey(drop) || !m.contains("'" + drop + "'")) {
+                        throw KatibException.invalid("algorithm " + name + ": " + first.getMessage());
+                    }
+                    args.remove(drop);
+                }
             }
+            throw KatibException.invalid("algorithm " + name + ": " + first.getMessage());
         }
     }
 
