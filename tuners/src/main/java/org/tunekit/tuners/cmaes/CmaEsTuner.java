@@ -74,6 +74,8 @@ final class CmaEsTuner extends UnitCubeTuner {
     private final Map<Long, Long> generationOf = new LinkedHashMap<>();
     private final List<double[]> resultPoints = new ArrayList<>();
     private final List<Double> resultLosses = new ArrayList<>();
+    /** The imported or customized observation the mean was last moved to, or {@code null}. */
+    private Observation bestExternal;
 
     CmaEsTuner(OptimizeMode mode, long seed, double sigma0, int popsize, int restarts) {
         super("CMAES", mode, seed);
@@ -147,6 +149,7 @@ final class CmaEsTuner extends UnitCubeTuner {
     @Override
     protected void spaceChanged(EncodedSpace space) {
         n = space.size();
+        bestExternal = null;
         generation = 0;
         restartCount = 0;
         updates = 0;
@@ -216,7 +219,12 @@ final class CmaEsTuner extends UnitCubeTuner {
         }
         if (proposal == null) {
             if (updates == 0 && restartCount == 0) {
-                moveMeanToBestExternal();
+                if (bestExternal == null) {
+                    moveMeanToBestExternal();
+                } else if (observation.raw() == null && observation.loss() < bestExternal.loss()) {
+                    // the best so far is known: a large import stays linear
+                    moveMeanTo(observation);
+                }
             }
             return;
         }
@@ -240,14 +248,19 @@ final class CmaEsTuner extends UnitCubeTuner {
             }
         }
         if (best != null) {
-            double[] m = best.unit().clone();
-            for (int i = 0; i < n; i++) {
-                if (Double.isNaN(m[i])) {
-                    m[i] = 0.5;
-                }
-            }
-            mean = m;
+            moveMeanTo(best);
         }
+    }
+
+    private void moveMeanTo(Observation best) {
+        bestExternal = best;
+        double[] m = best.unit().clone();
+        for (int i = 0; i < n; i++) {
+            if (Double.isNaN(m[i])) {
+                m[i] = 0.5;
+            }
+        }
+        mean = m;
     }
 
     private void update() {

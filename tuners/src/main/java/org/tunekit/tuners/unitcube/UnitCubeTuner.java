@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -376,6 +377,7 @@ public abstract class UnitCubeTuner implements Tuner {
             importsBeforeSpace.addAll(trials);
             return;
         }
+        Set<Result> results = null;
         for (ImportedTrial t : trials) {
             double loss = mode.toLoss(t.metric().value());
             Known k = canonical(t.parameters());
@@ -399,18 +401,21 @@ public abstract class UnitCubeTuner implements Tuner {
                 observed(o, answered);
                 continue;
             }
-            boolean known = false;
-            for (Observation o : observations) {
-                if (o.parameters().equals(k.parameters) && Double.compare(o.loss(), loss) == 0) {
-                    known = true;
-                    break;
+            if (results == null) {
+                // built once per call: a large import stays linear instead of scanning every observation per trial
+                results = new HashSet<>();
+                for (Observation o : observations) {
+                    results.add(new Result(o.parameters(), o.loss()));
                 }
             }
-            if (!known) {
+            if (results.add(new Result(k.parameters, loss))) {
                 addExternal(k, loss);
             }
         }
     }
+
+    /** An observation's identity for finding repeated imports; {@code Double.equals} matches {@code Double.compare}. */
+    private record Result(Parameters parameters, double loss) {}
 
     private void addExternal(Parameters parameters, double loss, String what) {
         if (encoded == null || parameters == null) {
