@@ -43,8 +43,13 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> tunerArgs = new ArrayList<>();
 
     @Option(names = "--functions", split = ",", paramLabel = "NAME",
-            description = "Functions (default: branin,hartmann6,ackley5,mixed,nested).")
+            description = "Functions, by name from either suite (default: those of --suite).")
     List<String> functions = new ArrayList<>();
+
+    @Option(names = "--suite", paramLabel = "SUITE",
+            description = "The functions run when --functions is not given: classic (branin,hartmann6,ackley5,mixed,nested), "
+                    + "highdim (rosenbrock8,ackley10,styblinski10,rastrigin10,schwefel10,levy20) or all (default: ${DEFAULT-VALUE}).")
+    String suite = "classic";
 
     @Option(names = "--modes", split = ",", paramLabel = "MODE",
             description = "sequential (1 parameter set per request) and/or batch (8 per request) (default: sequential,batch).")
@@ -123,9 +128,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
-        Map<String, Objective> all = Objectives.all();
+        Map<String, Objective> all = Objectives.everything();
         List<Objective> objectives = new ArrayList<>();
-        for (String f : functions.isEmpty() ? List.copyOf(all.keySet()) : functions.stream().map(String::trim).distinct().toList()) {
+        for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             Objective o = all.get(f.trim());
             if (o == null) {
                 throw new IllegalArgumentException("unknown function '" + f + "'; available: " + String.join(", ", all.keySet()));
@@ -134,6 +139,16 @@ public final class BenchCommand implements Callable<Integer> {
         }
         List<Mode> modeList = modes.stream().map(Mode::parse).distinct().toList();
         return new QualityBenchmark.Config(setups, objectives, modeList, parseSeeds(seeds), trials, threads, out, reference);
+    }
+
+    /** The functions of a {@code --suite} name. */
+    static Map<String, Objective> suite(String name) {
+        return switch (name.trim()) {
+            case "classic" -> Objectives.all();
+            case "highdim" -> Objectives.highDimensional();
+            case "all" -> Objectives.everything();
+            default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all");
+        };
     }
 
     /** Reads {@code LABEL=JSON} entries of {@code --tuner-args}. */

@@ -52,6 +52,18 @@ class BenchCommandTest {
     }
 
     @Test
+    void theSuiteOptionChoosesTheFunctionsAndFunctionsFromEitherSetAreAccepted(@TempDir Path dir) throws Exception {
+        assertThat(run("--tuners", "BenchSampler", "--suite", "highdim", "--modes", "sequential", "--seeds", "0", "--trials", "3",
+                "--out", dir.resolve("h").toString())).as(err()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("h/regret.csv")).stream().skip(1).map(l -> l.split(",")[1]).distinct())
+                .containsExactly("rosenbrock8", "ackley10", "styblinski10", "rastrigin10", "schwefel10", "levy20");
+        assertThat(run("--tuners", "BenchSampler", "--functions", "levy20,branin", "--modes", "sequential", "--seeds", "0",
+                "--trials", "3", "--out", dir.resolve("f").toString())).as(err()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("f/regret.csv")).stream().skip(1).map(l -> l.split(",")[1]).distinct())
+                .containsExactly("levy20", "branin");
+    }
+
+    @Test
     void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
         assertThat(run("--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");
@@ -68,7 +80,10 @@ class BenchCommandTest {
     @Test
     void badOptionsAreNamed(@TempDir Path dir) {
         assertThat(run("--tuners", "BenchSampler", "--functions", "rosenbrock", "--out", dir.toString())).isEqualTo(2);
-        assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested");
+        assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested, rosenbrock8, "
+                + "ackley10, styblinski10, rastrigin10, schwefel10, levy20");
+        assertThat(run("--tuners", "BenchSampler", "--suite", "huge", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown --suite 'huge'; available: classic, highdim, all");
         assertThat(run("--tuners", "BenchSampler", "--modes", "parallel", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown mode 'parallel'");
         assertThat(run("--tuners", "BenchSampler", "--tuner-args", "TPE={}", "--out", dir.toString())).isEqualTo(2);
