@@ -6,7 +6,7 @@ Usage (from the repository root):
   PYTHONPATH=/root/nni-trial-side/v3:bench/reference nice /usr/bin/python3 bench/reference/nni_highdim.py \
       --tuners tpe,random,evolution --modes sequential,batch --seeds 0..29 --out DIR
 
-Writes DIR/nni-highdim-TUNER.csv (rows of the anchors CSV) and DIR/nni-highdim-TUNER-time.csv
+Appends, one function at a time, to DIR/nni-highdim-TUNER.csv (rows of the anchors CSV) and DIR/nni-highdim-TUNER-time.csv
 (mean seconds inside the tuner per run); bench/reference/merge_highdim.py joins them.
 """
 import argparse
@@ -54,7 +54,19 @@ def make_tuner(label, seed):
         from nni.algorithms.hpo.evolution_tuner import EvolutionTuner
         return EvolutionTuner('minimize', population_size=32)
     if label == 'gp':
+        from nni.algorithms.hpo.gp_tuner import util
         from nni.algorithms.hpo.gp_tuner.gp_tuner import GPTuner
+        if not getattr(util.minimize, 'fun_as_array', False):
+            # NNI's acq_max indexes res.fun[0], which SciPy >= 1.9 gives as a float: hand it a 1-element array
+            original = util.minimize
+
+            def minimize(*args, **kwargs):
+                res = original(*args, **kwargs)
+                res.fun = np.atleast_1d(res.fun)
+                return res
+
+            minimize.fun_as_array = True
+            util.minimize = minimize
         return GPTuner('minimize')
     raise SystemExit(f'unknown tuner {label}')
 
@@ -117,8 +129,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     seeds = seeds_of(a.seeds)
     for label in a.tuners.split(','):
-        rows, times = [], []
         for function in a.functions.split(','):
+            rows, times = [], []
             for mode in a.modes.split(','):
                 curves, secs = [], []
                 for seed in seeds:
@@ -128,10 +140,11 @@ def main():
                     print(f'{label} {function} {mode} seed {seed}: regret {curve[-1]:.6g}, {s:.2f} s', file=sys.stderr, flush=True)
                 rows.extend(hf.summary_rows(label, mode, function, curves))
                 times.append(f'{label},{mode},{function},{sum(secs) / len(secs)!r}')
-        with open(os.path.join(a.out, f'nni-highdim-{label}.csv'), 'w') as f:
-            f.write('\n'.join(rows) + '\n')
-        with open(os.path.join(a.out, f'nni-highdim-{label}-time.csv'), 'w') as f:
-            f.write('\n'.join(times) + '\n')
+            # one function at a time, appended, so that a long run keeps what it finished
+            with open(os.path.join(a.out, f'nni-highdim-{label}.csv'), 'a') as f:
+                f.write('\n'.join(rows) + '\n')
+            with open(os.path.join(a.out, f'nni-highdim-{label}-time.csv'), 'a') as f:
+                f.write('\n'.join(times) + '\n')
 
 
 if __name__ == '__main__':

@@ -5,7 +5,7 @@ Usage (from the repository root):
   PYTHONPATH=bench/reference nice /usr/bin/python3 bench/reference/optuna_highdim.py \
       --samplers tpe,cmaes --modes sequential,batch --seeds 0..29 --out DIR
 
-Writes DIR/optuna-highdim-SAMPLER.csv (rows of the anchors CSV, tuner labels optuna-SAMPLER) and
+Appends, one function at a time, to DIR/optuna-highdim-SAMPLER.csv (rows of the anchors CSV, tuner labels optuna-SAMPLER) and
 DIR/optuna-highdim-SAMPLER-time.csv; bench/reference/merge_highdim.py joins them.
 """
 import argparse
@@ -66,8 +66,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     seeds = seeds_of(a.seeds)
     for label in a.samplers.split(','):
-        rows, times = [], []
         for function in a.functions.split(','):
+            rows, times = [], []
             for mode in a.modes.split(','):
                 curves, secs = [], []
                 for seed in seeds:
@@ -77,10 +77,11 @@ def main():
                     print(f'optuna-{label} {function} {mode} seed {seed}: regret {curve[-1]:.6g}, {s:.2f} s', file=sys.stderr, flush=True)
                 rows.extend(hf.summary_rows('optuna-' + label, mode, function, curves))
                 times.append(f'optuna-{label},{mode},{function},{sum(secs) / len(secs)!r}')
-        with open(os.path.join(a.out, f'optuna-highdim-{label}.csv'), 'w') as f:
-            f.write('\n'.join(rows) + '\n')
-        with open(os.path.join(a.out, f'optuna-highdim-{label}-time.csv'), 'w') as f:
-            f.write('\n'.join(times) + '\n')
+            # one function at a time, appended, so that a long run keeps what it finished
+            with open(os.path.join(a.out, f'optuna-highdim-{label}.csv'), 'a') as f:
+                f.write('\n'.join(rows) + '\n')
+            with open(os.path.join(a.out, f'optuna-highdim-{label}-time.csv'), 'a') as f:
+                f.write('\n'.join(times) + '\n')
 
 
 if __name__ == '__main__':

@@ -68,18 +68,36 @@ public final class BenchCommand implements Callable<Integer> {
     Path out = Path.of("bench", "results", "quality");
 
     @Option(names = "--reference", paramLabel = "CSV",
-            description = "NNI's figures to show beside Tunekit's: 'built-in' (the committed bench/reference/nni-anchors.csv), "
+            description = "Other libraries' figures to show beside Tunekit's: 'built-in' (the committed bench/reference/nni-anchors.csv, "
+                    + "nni-highdim.csv and optuna-highdim.csv), "
                     + "'none', or an anchors CSV of the same form (nni-tuner-time.csv beside it is read too) (default: ${DEFAULT-VALUE}).")
     String reference = QualityBenchmark.BUILT_IN_REFERENCE;
 
     @Option(names = "--plugins", paramLabel = "DIR", description = "Also look for tuners in this plugin directory. Repeatable.")
     List<Path> plugins = new ArrayList<>();
 
+    @Option(names = "--summarise", paramLabel = "DIR",
+            description = "Run nothing: write summary.md and the plots of the benchmark in DIR again from its regret.csv and runs.csv, "
+                    + "with the figures of --reference (for reference figures committed after the runs).")
+    Path summarise;
+
     @Override
     public Integer call() throws Exception {
         LoggingSetup.configure(System.getenv(), "warn");
         var err = spec.commandLine().getErr();
         var out = spec.commandLine().getOut();
+        if (summarise != null) {
+            try {
+                QualityBenchmark.Outcome o = QualityBenchmark.resummarise(summarise, reference);
+                out.printf("%d runs read; wrote:%n", o.runs());
+                o.files().forEach(f -> out.println("  " + f));
+                out.flush();
+                return 0;
+            } catch (IOException e) {
+                err.println("tunekit bench: " + e.getMessage());
+                return 1;
+            }
+        }
         AlgorithmCatalog catalog;
         QualityBenchmark.Config config;
         try {

@@ -64,6 +64,35 @@ class BenchCommandTest {
     }
 
     @Test
+    void aFinishedBenchmarkIsSummarisedAgainWithTheReferenceFigures(@TempDir Path dir) throws Exception {
+        assertThat(run("--tuners", "BenchSampler", "--functions", "branin,levy20", "--seeds", "0..2", "--trials", "25", "--reference", "none", "--threads", "1",
+                "--out", dir.toString())).as(err()).isZero();
+        String before = Files.readString(dir.resolve("summary.md"));
+        List<String> regret = Files.readAllLines(dir.resolve("regret.csv"));
+        assertThat(before).doesNotContain("NNI");
+        assertThat(run("--summarise", dir.toString())).as(err()).isZero();
+        String after = Files.readString(dir.resolve("summary.md"));
+        assertThat(after).contains("*NNI tpe*").contains("| levy20 | *NNI tpe* |").contains("| levy20 | *Optuna cmaes* |")
+                .contains("1 run(s) at a time").doesNotContain("written again");
+        // the Tunekit rows are those of the run
+        for (String line : before.lines().filter(l -> l.startsWith("| branin | BenchSampler") || l.startsWith("| levy20 | BenchSampler")).toList()) {
+            assertThat(after).contains(line);
+        }
+        assertThat(Files.readAllLines(dir.resolve("regret.csv"))).isEqualTo(regret);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("12 runs read; wrote:");
+    }
+
+    @Test
+    void summarisingADirectoryWithoutResultsNamesTheFile(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("regret.csv"), "tuner,function,mode,seed,trial,best_so_far_regret\nA,branin,sequential,0,2,1.0\n");
+        Files.writeString(dir.resolve("runs.csv"), "tuner,function,mode,seed,evaluated,tuner_seconds,failure\n");
+        assertThat(run("--summarise", dir.toString())).isEqualTo(1);
+        assertThat(err()).contains("regret.csv line 2 trial 2 does not follow trial 0");
+        assertThat(run("--summarise", dir.resolve("nothing").toString())).isEqualTo(1);
+        assertThat(err()).contains("nothing");
+    }
+
+    @Test
     void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
         assertThat(run("--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");

@@ -48,7 +48,8 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * <p>Trust region: a result of a trust-region suggestion that improves on the region's best by more
  * than 1e-3 of its magnitude is a success, any other a failure. After {@code success_tolerance}
  * successes in a row {@code L} doubles (up to {@code max_length}); after {@code failure_tolerance}
- * failures in a row (default {@code max(4, d)}) it halves. When it falls below {@code min_length}
+ * failures in a row (default {@code max(4, min(d, 10))}: the paper's {@code d} capped so that a
+ * budget of a hundred trials sees the region shrink) it halves. When it falls below {@code min_length}
  * the region restarts: a new Sobol design and a new model that ignores the older observations
  * (they stay known, so none is suggested again).
  *
@@ -103,8 +104,8 @@ final class TurboTuner extends UnitCubeTuner {
     /**
      * The tuner of the given class arguments; {@code 0} for {@code initial_points},
      * {@code candidates} or {@code failure_tolerance} (their defaults) means "depends on the number
-     * of parameters d": {@code min(max(10, d + 1), 25)}, {@code min(max(500, 100 d), 2000)} and
-     * {@code max(4, d)}.
+     * of parameters d": {@code min(max(10, d / 2 + 1), 25)}, {@code min(max(500, 100 d), 2000)} and
+     * {@code max(4, min(d, 10))}.
      *
      * @throws InvalidClassArgumentException naming an argument that is unknown or out of range
      */
@@ -127,7 +128,7 @@ final class TurboTuner extends UnitCubeTuner {
     }
 
     private int initialPoints() {
-        return initialPoints > 0 ? initialPoints : Math.min(Math.max(10, dimension() + 1), 25);
+        return initialPoints > 0 ? initialPoints : Math.min(Math.max(10, dimension() / 2 + 1), 25);
     }
 
     private int candidateCount() {
@@ -135,7 +136,7 @@ final class TurboTuner extends UnitCubeTuner {
     }
 
     private int failureTolerance() {
-        return failureTolerance > 0 ? failureTolerance : Math.max(4, dimension());
+        return failureTolerance > 0 ? failureTolerance : Math.max(4, Math.min(dimension(), 10));
     }
 
     @Override
