@@ -44,6 +44,7 @@ final class SummaryMarkdown {
         if (!info.environment().isEmpty()) {
             sb.append("Machine: ").append(info.environment()).append(".\n");
         }
+        sb.append(functions(results.functions()));
         sb.append('\n');
         sb.append("Cells: median [Q1, Q3] over the seeds. Quartiles interpolate linearly between order statistics ")
                 .append("(numpy's default `percentile`, Hyndman and Fan type 7). Bold: the lowest median of the column for that function.\n");
@@ -114,6 +115,30 @@ final class SummaryMarkdown {
                 sb.append(' ').append(italicIf(r.nni(), r.tunerSeconds())).append(" |\n");
             }
         }
+    }
+
+    /**
+     * A line naming each function's parameters and known optimum (definitions: {@code Objectives} and
+     * {@code hpo-suite.md}); empty when none of them is a suite function.
+     */
+    static String functions(List<String> names) {
+        List<String> parts = new ArrayList<>();
+        Map<String, org.tunekit.bench.demo.Objective> all = org.tunekit.bench.demo.Objectives.everything();
+        for (String name : names) {
+            org.tunekit.bench.demo.Objective o = all.get(name);
+            if (o == null) {
+                continue;
+            }
+            String box = "";
+            java.util.Set<Object> specs = new java.util.HashSet<>(o.space().values());
+            if (specs.size() == 1 && specs.iterator().next() instanceof Map<?, ?> spec && "uniform".equals(spec.get("_type"))) {
+                List<?> v = (List<?>) spec.get("_value");
+                box = ", uniform on [" + Numbers.sig3(((Number) v.get(0)).doubleValue()) + ", " + Numbers.sig3(((Number) v.get(1)).doubleValue())
+                        + "]^" + o.space().size();
+            }
+            parts.add(name + " (" + o.space().size() + " parameter(s)" + box + ", f* = " + Double.toString(o.optimum()) + ")");
+        }
+        return parts.isEmpty() ? "" : "Functions: " + String.join("; ", parts) + ".\n";
     }
 
     /** Regret below which a function counts as solved by a tuner. */

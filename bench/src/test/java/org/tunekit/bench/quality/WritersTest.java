@@ -110,6 +110,14 @@ class WritersTest {
     }
 
     @Test
+    void theSummaryNamesEachSuiteFunctionsParametersAndOptimum() {
+        assertThat(SummaryMarkdown.functions(List.of("levy20", "branin", "made-up")))
+                .isEqualTo("Functions: levy20 (20 parameter(s), uniform on [-10, 10]^20, f* = 0.0); "
+                        + "branin (2 parameter(s), f* = 0.397887357729738).\n");
+        assertThat(SummaryMarkdown.functions(List.of("made-up"))).isEmpty();
+    }
+
+    @Test
     void aTunerWhoseRunsAllFailedSaysWhy() {
         Results r = new Results(List.of("X"), List.of("mixed"), List.of(Mode.BATCH), 100, List.of(
                 RunResult.failed(new RunKey("X", "mixed", Mode.BATCH, 0), "unsupported parameter type", 0)));
