@@ -21,9 +21,9 @@ class NniReferenceTest {
     void theBuiltInCopyHoldsEveryTunerOfBothModes() throws IOException {
         NniReference ref = NniReference.builtIn();
         assertThat(ref.tuners(Mode.SEQUENTIAL)).containsExactly("tpe", "random", "evolution", "anneal", "hyperopt_tpe", "gp",
-                "optuna-tpe", "optuna-cmaes");
+                "optuna-cmaes", "optuna-tpe");
         assertThat(ref.tuners(Mode.BATCH)).containsExactly("tpe", "tpe_noliar", "tpe_worst", "random", "evolution", "anneal", "hyperopt_tpe",
-                "optuna-tpe", "optuna-cmaes");
+                "optuna-cmaes", "optuna-tpe");
         assertThat(ref.anchors().stream().filter(a -> FUNCTIONS.contains(a.function()))).hasSize((6 + 7) * 5 * 3);
         NniReference.Anchor tpe = ref.anchor("tpe", Mode.SEQUENTIAL, "branin", 100).orElseThrow();
         assertThat(tpe).isEqualTo(new NniReference.Anchor("tpe", Mode.SEQUENTIAL, "branin", "30", 100, 0.128, 0.0513, 0.25, ""));
@@ -132,7 +132,10 @@ class NniReferenceTest {
                 }
             }
         }
-        assertThat(checked).isEqualTo(ref.anchors().size() + ref.tunerTimes().size());
+        // the high-dimensional figures come from bench/reference's own scripts, not from the published tables
+        long classicAnchors = ref.anchors().stream().filter(a -> FUNCTIONS.contains(a.function())).count();
+        long classicTimes = ref.tunerTimes().stream().filter(t -> FUNCTIONS.contains(t.function())).count();
+        assertThat(checked).isEqualTo(classicAnchors + classicTimes);
     }
 
     private static Path findShared() {
