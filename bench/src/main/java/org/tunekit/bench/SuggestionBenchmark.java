@@ -45,10 +45,13 @@ import org.tunekit.sdk.spi.TunerProvider;
 public class SuggestionBenchmark {
 
     /** The tuner, by its provider name. */
-    @Param({"TPE", "GPTuner", "SMAC", "CMAES"})
+    @Param({"TPE", "GPTuner", "SMAC", "CMAES", "TuRBO"})
     public String tuner;
 
-    /** The space: {@code hartmann6} (6 uniform) or {@code mixed} (loguniform, two choices, randint, quniform). */
+    /**
+     * The space: {@code hartmann6} (6 uniform) or {@code mixed} (loguniform, two choices, randint,
+     * quniform), or any other function of either suite by name, such as {@code levy20} (20 uniform).
+     */
     @Param({"hartmann6", "mixed"})
     public String space;
 
@@ -62,7 +65,7 @@ public class SuggestionBenchmark {
     /** Creates the tuner and loads it with {@code n} results. */
     @Setup(Level.Trial)
     public void load() {
-        Objective objective = Objectives.all().get(space);
+        Objective objective = Objectives.everything().get(space);
         SearchSpace s = SearchSpace.parse(objective.space());
         instance = create(tuner, ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 1)));
         instance.updateSearchSpace(s);

@@ -43,8 +43,13 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> tunerArgs = new ArrayList<>();
 
     @Option(names = "--functions", split = ",", paramLabel = "NAME",
-            description = "Functions (default: branin,hartmann6,ackley5,mixed,nested).")
+            description = "Functions, by name from either suite (default: those of --suite).")
     List<String> functions = new ArrayList<>();
+
+    @Option(names = "--suite", paramLabel = "SUITE",
+            description = "The functions run when --functions is not given: classic (branin,hartmann6,ackley5,mixed,nested), "
+                    + "highdim (rosenbrock8,ackley10,styblinski10,rastrigin10,schwefel10,levy20) or all (default: ${DEFAULT-VALUE}).")
+    String suite = "classic";
 
     @Option(names = "--modes", split = ",", paramLabel = "MODE",
             description = "sequential (1 parameter set per request) and/or batch (8 per request) (default: sequential,batch).")
@@ -63,18 +68,36 @@ public final class BenchCommand implements Callable<Integer> {
     Path out = Path.of("bench", "results", "quality");
 
     @Option(names = "--reference", paramLabel = "CSV",
-            description = "NNI's figures to show beside Tunekit's: 'built-in' (the committed bench/reference/nni-anchors.csv), "
+            description = "Other libraries' figures to show beside Tunekit's: 'built-in' (the committed bench/reference/nni-anchors.csv, "
+                    + "nni-highdim.csv and optuna-highdim.csv), "
                     + "'none', or an anchors CSV of the same form (nni-tuner-time.csv beside it is read too) (default: ${DEFAULT-VALUE}).")
     String reference = QualityBenchmark.BUILT_IN_REFERENCE;
 
     @Option(names = "--plugins", paramLabel = "DIR", description = "Also look for tuners in this plugin directory. Repeatable.")
     List<Path> plugins = new ArrayList<>();
 
+    @Option(names = "--summarise", paramLabel = "DIR",
+            description = "Run nothing: write summary.md and the plots of the benchmark in DIR again from its regret.csv and runs.csv, "
+                    + "with the figures of --reference (for reference figures committed after the runs).")
+    Path summarise;
+
     @Override
     public Integer call() throws Exception {
         LoggingSetup.configure(System.getenv(), "warn");
         var err = spec.commandLine().getErr();
         var out = spec.commandLine().getOut();
+        if (summarise != null) {
+            try {
+                QualityBenchmark.Outcome o = QualityBenchmark.resummarise(summarise, reference);
+                out.printf("%d runs read; wrote:%n", o.runs());
+                o.files().forEach(f -> out.println("  " + f));
+                out.flush();
+                return 0;
+            } catch (IOException e) {
+                err.println("tunekit bench: " + e.getMessage());
+                return 1;
+            }
+        }
         AlgorithmCatalog catalog;
         QualityBenchmark.Config config;
         try {
@@ -124,9 +147,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
-        Map<String, Objective> all = Objectives.all();
+        Map<String, Objective> all = Objectives.everything();
         List<Objective> objectives = new ArrayList<>();
-        for (String f : functions.isEmpty() ? List.copyOf(all.keySet()) : functions.stream().map(String::trim).distinct().toList()) {
+        for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             Objective o = all.get(f.trim());
             if (o == null) {
                 throw new IllegalArgumentException("unknown function '" + f + "'; available: " + String.join(", ", all.keySet()));
@@ -144,6 +167,16 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (RuntimeException | LinkageError x) {
             return false;
         }
+    }
+
+    /** The functions of a {@code --suite} name. */
+    static Map<String, Objective> suite(String name) {
+        return switch (name.trim()) {
+            case "classic" -> Objectives.all();
+            case "highdim" -> Objectives.highDimensional();
+            case "all" -> Objectives.everything();
+            default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all");
+        };
     }
 
     /** Reads {@code LABEL=JSON} entries of {@code --tuner-args}. */

@@ -63,7 +63,7 @@ final class ConvergencePlots {
                     }
                     Optional<NniReference.Anchor> a = reference.anchor(nni, mode, function, c);
                     if (a.isPresent() && a.get().median() != null) {
-                        points.add(new SvgPlot.Point("NNI " + nni + " after " + c + ": " + Numbers.sig3(a.get().median()), nniColor(nni, colors),
+                        points.add(new SvgPlot.Point(NniReference.display(nni) + " after " + c + ": " + Numbers.sig3(a.get().median()), nniColor(nni, colors),
                                 nniShapes.get(nni), c + offset, a.get().median()));
                         if (!shownNni.contains(nni)) {
                             shownNni.add(nni);
@@ -81,7 +81,7 @@ final class ConvergencePlots {
         }
         if (!shownNni.isEmpty()) {
             legend.add(new SvgPlot.LegendEntry("", null, null));
-            legend.add(new SvgPlot.LegendEntry("NNI (median at 25/50/100)", null, null));
+            legend.add(new SvgPlot.LegendEntry("NNI / Optuna (median at 25/50/100)", null, null));
             for (String nni : shownNni) {
                 legend.add(new SvgPlot.LegendEntry(nni, nniColor(nni, colors), nniShapes.get(nni)));
             }

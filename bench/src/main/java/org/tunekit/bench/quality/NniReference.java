@@ -28,6 +28,14 @@ import java.util.Set;
 record NniReference(List<Anchor> anchors, List<TunerTime> tunerTimes, List<String> notes) {
     static final String ANCHORS = "nni-anchors.csv";
     static final String TUNER_TIME = "nni-tuner-time.csv";
+    /**
+     * Further figures packaged beside the anchors, each an anchors-form CSV and its tuner-time CSV:
+     * NNI's and Optuna's tuners on the high-dimensional functions, measured by the scripts in
+     * {@code bench/reference/}. Optuna's tuner labels start with {@value #OPTUNA_PREFIX}.
+     */
+    static final List<String> EXTRA = List.of("nni-highdim", "optuna-highdim");
+    /** The label prefix of Optuna's samplers among the reference tuners. */
+    static final String OPTUNA_PREFIX = "optuna-";
     private static final String ANCHOR_HEADER = "tuner,mode,function,seeds,trials,median,q1,q3,note";
     private static final String TIME_HEADER = "tuner,mode,function,seconds";
 
@@ -68,17 +76,57 @@ record NniReference(List<Anchor> anchors, List<TunerTime> tunerTimes, List<Strin
         return new NniReference(List.of(), List.of(), List.of());
     }
 
-    /** The committed copy, packaged with the dispatcher. */
+    /**
+     * The committed copy, packaged with the benchmark: {@value #ANCHORS} with its tuner times, then
+     * each of {@link #EXTRA} that is packaged, rows and notes appended in that order.
+     */
     static NniReference builtIn() throws IOException {
-        String anchors = resource(ANCHORS);
-        String times = resource(TUNER_TIME);
-        return parse(new StringReader(anchors), "built-in " + ANCHORS, times == null ? null : new StringReader(times), "built-in " + TUNER_TIME);
+        String anchors = resource(ANCHORS, true);
+        String times = resource(TUNER_TIME, true);
+        NniReference ref = parse(new StringReader(anchors), "built-in " + ANCHORS, new StringReader(times), "built-in " + TUNER_TIME);
+        for (String extra : builtInExtras()) {
+            String a = resource(extra + ".csv", true);
+            String t = resource(extra + "-time.csv", false);
+            ref = ref.plus(parse(new StringReader(a), "built-in " + extra + ".csv", t == null ? null : new StringReader(t),
+                    "built-in " + extra + "-time.csv"));
+        }
+        return ref;
     }
 
-    private static String resource(String name) throws IOException {
+    /** The names (without {@code .csv}) of the {@link #EXTRA} files that are packaged. */
+    static List<String> builtInExtras() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String extra : EXTRA) {
+            if (resource(extra + ".csv", false) != null) {
+                out.add(extra);
+            }
+        }
+        return out;
+    }
+
+    /** This reference's rows, then {@code other}'s. */
+    NniReference plus(NniReference other) {
+        List<Anchor> a = new ArrayList<>(anchors);
+        a.addAll(other.anchors);
+        List<TunerTime> t = new ArrayList<>(tunerTimes);
+        t.addAll(other.tunerTimes);
+        List<String> n = new ArrayList<>(notes);
+        n.addAll(other.notes);
+        return new NniReference(a, t, n);
+    }
+
+    /** How the outputs name a reference tuner: {@code Optuna tpe} for {@code optuna-tpe}, else {@code NNI tpe}. */
+    static String display(String tuner) {
+        return tuner.startsWith(OPTUNA_PREFIX) ? "Optuna " + tuner.substring(OPTUNA_PREFIX.length()) : "NNI " + tuner;
+    }
+
+    private static String resource(String name, boolean required) throws IOException {
         try (InputStream in = NniReference.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IOException("the built-in reference " + name + " is missing from the class path");
+                if (required) {
+                    throw new IOException("the built-in reference " + name + " is missing from the class path");
+                }
+                return null;
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

@@ -205,7 +205,7 @@ final class QualityBenchmark {
         double wall = (System.nanoTime() - start) / 1e9;
         Results table = new Results(config.tuners().stream().map(TunerSetup::label).toList(),
                 config.functions().stream().map(Objective::name).toList(), config.modes(), config.trials(), results);
-        List<Path> files = write(table, reference, config, wall);
+        List<Path> files = write(table, reference, config.out(), config.reference(), config.seeds(), config.threads(), wall, environment());
         int failed = (int) results.stream().filter(r -> !r.succeeded()).count();
         for (String tuner : table.tuners()) {
             for (String function : table.functions()) {
@@ -247,6 +247,50 @@ final class QualityBenchmark {
                 + System.getProperty("os.arch") + "; finished " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
     }
 
+    private static String builtInSource() throws IOException {
+        StringBuilder sb = new StringBuilder("`bench/reference/" + NniReference.ANCHORS + "`");
+        for (String extra : NniReference.builtInExtras()) {
+            sb.append(", `bench/reference/").append(extra).append(".csv`");
+        }
+        return sb.toString();
+    }
+
+    private static final java.util.regex.Pattern RUN_LINE = java.util.regex.Pattern.compile("(\\d+) run\\(s\\) at a time, ([^ ]+) s in all\\.");
+    private static final String MACHINE = "Machine: ";
+
+    /**
+     * Writes {@code summary.md} and the plots of a finished benchmark again from its
+     * {@code regret.csv} and {@code runs.csv}, with the given reference figures: for figures
+     * committed after the runs. The runs at a time, wall time and machine line are kept from the
+     * old {@code summary.md} when it has them.
+     *
+     * @throws IOException naming the file and line that cannot be read
+     */
+    static Outcome resummarise(Path dir, String referenceOption) throws IOException {
+        NniReference reference = reference(referenceOption);
+        Results table = ResultsCsv.read(dir.resolve("regret.csv"), dir.resolve("runs.csv"));
+        int threads = 0;
+        double wall = Double.NaN;
+        String environment = "";
+        Path old = dir.resolve("summary.md");
+        if (Files.isRegularFile(old)) {
+            for (String line : Files.readAllLines(old, StandardCharsets.UTF_8)) {
+                java.util.regex.Matcher m = RUN_LINE.matcher(line);
+                if (m.find()) {
+                    threads = Integer.parseInt(m.group(1));
+                    wall = Double.parseDouble(m.group(2));
+                }
+                if (line.startsWith(MACHINE) && line.endsWith(".")) {
+                    environment = line.substring(MACHINE.length(), line.length() - 1);
+                }
+            }
+        }
+        List<Long> seeds = table.runs().stream().map(r -> r.key().seed()).distinct().sorted().toList();
+        List<Path> files = writeSummary(table, reference, dir, referenceOption, seeds, threads, wall, environment);
+        int failed = (int) table.runs().stream().filter(r -> !r.succeeded()).count();
+        return new Outcome(table.runs().size(), failed, files);
+    }
+
     static NniReference reference(String option) throws IOException {
         if (option == null || option.equals(BUILT_IN_REFERENCE)) {
             return NniReference.builtIn();
@@ -257,32 +301,41 @@ final class QualityBenchmark {
         return NniReference.load(Path.of(option));
     }
 
-    private static List<Path> write(Results table, NniReference reference, Config config, double wall) throws IOException {
-        Files.createDirectories(config.out());
+    private static List<Path> write(Results table, NniReference reference, Path out, String referenceOption, List<Long> seeds, int threads,
+            double wall, String environment) throws IOException {
+        Files.createDirectories(out);
         List<Path> files = new ArrayList<>();
-        Path regret = config.out().resolve("regret.csv");
+        Path regret = out.resolve("regret.csv");
         try (Writer w = Files.newBufferedWriter(regret, StandardCharsets.UTF_8)) {
             CsvWriters.writeRegret(table, w);
         }
         files.add(regret);
-        Path runs = config.out().resolve("runs.csv");
+        Path runs = out.resolve("runs.csv");
         try (Writer w = Files.newBufferedWriter(runs, StandardCharsets.UTF_8)) {
             CsvWriters.writeRuns(table, w);
         }
         files.add(runs);
+        files.addAll(writeSummary(table, reference, out, referenceOption, seeds, threads, wall, environment));
+        return files;
+    }
+
+    /** Writes {@code summary.md} and the convergence plots of {@code table}; returns the files. */
+    private static List<Path> writeSummary(Results table, NniReference reference, Path out, String referenceOption, List<Long> seeds,
+            int threads, double wall, String environment) throws IOException {
+        List<Path> files = new ArrayList<>();
         List<String> plots = new ArrayList<>();
         for (String function : table.functions()) {
-            Path svg = config.out().resolve(ConvergencePlots.fileName(function));
+            Path svg = out.resolve(ConvergencePlots.fileName(function));
             Files.writeString(svg, ConvergencePlots.render(table, reference, function), StandardCharsets.UTF_8);
             files.add(svg);
             plots.add(svg.getFileName().toString());
         }
         String source = reference.anchors().isEmpty() ? null
-                : config.reference() == null || config.reference().equals(BUILT_IN_REFERENCE) ? "`bench/reference/" + NniReference.ANCHORS + "`"
-                : "`" + config.reference() + "`";
-        Path summary = config.out().resolve("summary.md");
+                : referenceOption == null || referenceOption.equals(BUILT_IN_REFERENCE) ? builtInSource()
+                : "`" + referenceOption + "`";
+        Path summary = out.resolve("summary.md");
         Files.writeString(summary, SummaryMarkdown.render(table, reference,
-                new SummaryMarkdown.RunInfo(config.seeds(), config.threads(), wall, source, plots, environment())), StandardCharsets.UTF_8);
+                new SummaryMarkdown.RunInfo(seeds, threads, wall, source, plots, environment)), StandardCharsets.UTF_8);
         files.add(summary);
         return files;
     }

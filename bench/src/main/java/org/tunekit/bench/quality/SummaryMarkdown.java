@@ -39,17 +39,20 @@ final class SummaryMarkdown {
                 .append(") × ").append(results.functions().size()).append(" function(s) × ").append(results.modes().size())
                 .append(" mode(s) × seeds ").append(Numbers.seeds(info.seeds())).append(", ").append(results.trials())
                 .append(" trials each; batch mode asks for ").append(Mode.BATCH.batchSize()).append(" parameter sets per request. ")
-                .append(info.threads()).append(" run(s) at a time, ").append(Numbers.sig3(info.wallSeconds())).append(" s in all.\n");
+                .append(Double.isNaN(info.wallSeconds()) ? "Summary written again from regret.csv and runs.csv.\n"
+                        : info.threads() + " run(s) at a time, " + Numbers.sig3(info.wallSeconds()) + " s in all.\n");
         if (!info.environment().isEmpty()) {
             sb.append("Machine: ").append(info.environment()).append(".\n");
         }
+        sb.append(functions(results.functions()));
         sb.append('\n');
         sb.append("Cells: median [Q1, Q3] over the seeds. Quartiles interpolate linearly between order statistics ")
                 .append("(numpy's default `percentile`, Hyndman and Fan type 7). Bold: the lowest median of the column for that function.\n");
         sb.append("Tuner s/run: mean seconds spent inside the tuner per run (updateSearchSpace, generateParameters / ")
                 .append("generateMultipleParameters, receiveTrialResult, trialEnd), objective evaluation excluded.\n");
         if (info.referenceSource() != null && !reference.anchors().isEmpty()) {
-            sb.append("\nRows in italics are NNI's own tuners, from ").append(info.referenceSource()).append(":\n\n");
+            sb.append("\nRows in italics are other libraries' tuners (NNI's own, and Optuna's samplers where shown), from ")
+                    .append(info.referenceSource()).append(":\n\n");
             for (String note : reference.notes()) {
                 sb.append("> ").append(note).append("  \n");
             }
@@ -58,6 +61,7 @@ final class SummaryMarkdown {
             sb.append('\n');
             appendMode(sb, results, reference, mode);
         }
+        appendBest(sb, results, reference);
         if (!info.plotFiles().isEmpty()) {
             sb.append("\n## Convergence\n\n");
             for (String f : info.plotFiles()) {
@@ -98,7 +102,7 @@ final class SummaryMarkdown {
                 }
             }
             for (Row r : rows) {
-                sb.append("| ").append(function).append(" | ").append(italicIf(r.nni(), (r.nni() ? "NNI " : "") + escape(r.tuner())))
+                sb.append("| ").append(function).append(" | ").append(italicIf(r.nni(), escape(r.nni() ? NniReference.display(r.tuner()) : r.tuner())))
                         .append(" | ").append(italicIf(r.nni(), escape(r.seeds()))).append(" |");
                 for (int i = 0; i < r.cells().size(); i++) {
                     Double m = r.medians().get(i);
@@ -111,6 +115,107 @@ final class SummaryMarkdown {
                 sb.append(' ').append(italicIf(r.nni(), r.tunerSeconds())).append(" |\n");
             }
         }
+    }
+
+    /**
+     * A line naming each function's parameters and known optimum (definitions: {@code Objectives} and
+     * {@code hpo-suite.md}); empty when none of them is a suite function.
+     */
+    static String functions(List<String> names) {
+        List<String> parts = new ArrayList<>();
+        Map<String, org.tunekit.bench.demo.Objective> all = org.tunekit.bench.demo.Objectives.everything();
+        for (String name : names) {
+            org.tunekit.bench.demo.Objective o = all.get(name);
+            if (o == null) {
+                continue;
+            }
+            String box = "";
+            java.util.Set<Object> specs = new java.util.HashSet<>(o.space().values());
+            if (specs.size() == 1 && specs.iterator().next() instanceof Map<?, ?> spec && "uniform".equals(spec.get("_type"))) {
+                List<?> v = (List<?>) spec.get("_value");
+                box = ", uniform on [" + Numbers.sig3(((Number) v.get(0)).doubleValue()) + ", " + Numbers.sig3(((Number) v.get(1)).doubleValue())
+                        + "]^" + o.space().size();
+            }
+            parts.add(name + " (" + o.space().size() + " parameter(s)" + box + ", f* = " + Double.toString(o.optimum()) + ")");
+        }
+        return parts.isEmpty() ? "" : "Functions: " + String.join("; ", parts) + ".\n";
+    }
+
+    /** Regret below which a function counts as solved by a tuner. */
+    static final double SOLVED = 1e-4;
+
+    /**
+     * Per mode and function, the best Tunekit tuner's median after the full budget beside the best
+     * NNI and the best Optuna tuner's, with the ratio to the best NNI tuner's; only for functions
+     * with reference figures at that budget.
+     */
+    private static void appendBest(StringBuilder sb, Results results, NniReference reference, Mode mode, int trials, List<String> functions) {
+        sb.append("\n### ").append(Character.toUpperCase(mode.label().charAt(0))).append(mode.label().substring(1))
+                .append(" mode, after ").append(trials).append(" trials\n\n");
+        sb.append("| function | best Tunekit tuner | median | best NNI tuner | median | best Optuna sampler | median | Tunekit / NNI |\n");
+        sb.append("|---|---|---|---|---|---|---|---|\n");
+        for (String function : functions) {
+            String bestTuner = null;
+            double best = Double.POSITIVE_INFINITY;
+            for (String tuner : results.tuners()) {
+                Quantiles q = results.regretAfter(tuner, function, mode, trials);
+                if (q != null && q.median() < best) {
+                    best = q.median();
+                    bestTuner = tuner;
+                }
+            }
+            String[] nni = bestReference(reference, mode, function, trials, false);
+            String[] optuna = bestReference(reference, mode, function, trials, true);
+            String ratio = "";
+            if (bestTuner != null && nni != null) {
+                double n = Double.parseDouble(nni[1]);
+                ratio = best < SOLVED && n < SOLVED ? "both solved" : n > 0 ? Numbers.sig3(best / n) : "";
+            }
+            sb.append("| ").append(function).append(" | ").append(bestTuner == null ? "" : escape(bestTuner)).append(" | ")
+                    .append(bestTuner == null ? "" : Numbers.sig3(best)).append(" | ")
+                    .append(nni == null ? "" : escape(NniReference.display(nni[0]))).append(" | ")
+                    .append(nni == null ? "" : Numbers.sig3(Double.parseDouble(nni[1]))).append(" | ")
+                    .append(optuna == null ? "" : escape(NniReference.display(optuna[0]))).append(" | ")
+                    .append(optuna == null ? "" : Numbers.sig3(Double.parseDouble(optuna[1]))).append(" | ")
+                    .append(ratio).append(" |\n");
+        }
+    }
+
+    private static void appendBest(StringBuilder sb, Results results, NniReference reference) {
+        int trials = results.trials();
+        boolean header = false;
+        for (Mode mode : results.modes()) {
+            List<String> functions = results.functions().stream()
+                    .filter(f -> bestReference(reference, mode, f, trials, false) != null || bestReference(reference, mode, f, trials, true) != null)
+                    .toList();
+            if (functions.isEmpty()) {
+                continue;
+            }
+            if (!header) {
+                sb.append("\n## Best of each library\n\nThe lowest median regret of the Tunekit tuners run here, of NNI's tuners and of "
+                        + "Optuna's samplers in the reference figures; the ratio is Tunekit's best over NNI's best (a function counts as solved "
+                        + "by a tuner below " + Numbers.sig3(SOLVED) + ").\n");
+                header = true;
+            }
+            appendBest(sb, results, reference, mode, trials, functions);
+        }
+    }
+
+    /** {label, median} of the reference tuner (Optuna's or NNI's) with the lowest median, or {@code null}. */
+    private static String[] bestReference(NniReference reference, Mode mode, String function, int trials, boolean optuna) {
+        String label = null;
+        double best = Double.POSITIVE_INFINITY;
+        for (String tuner : reference.tuners(mode)) {
+            if (tuner.startsWith(NniReference.OPTUNA_PREFIX) != optuna) {
+                continue;
+            }
+            Optional<NniReference.Anchor> a = reference.anchor(tuner, mode, function, trials);
+            if (a.isPresent() && a.get().median() != null && a.get().median() < best) {
+                best = a.get().median();
+                label = tuner;
+            }
+        }
+        return label == null ? null : new String[] {label, Double.toString(best)};
     }
 
     private static String italicIf(boolean italic, String text) {

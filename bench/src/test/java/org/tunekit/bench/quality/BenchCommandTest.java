@@ -52,6 +52,51 @@ class BenchCommandTest {
     }
 
     @Test
+    void theSuiteOptionChoosesTheFunctionsAndFunctionsFromEitherSetAreAccepted(@TempDir Path dir) throws Exception {
+        assertThat(run("--tuners", "BenchSampler", "--suite", "highdim", "--modes", "sequential", "--seeds", "0", "--trials", "3",
+                "--out", dir.resolve("h").toString())).as(err()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("h/regret.csv")).stream().skip(1).map(l -> l.split(",")[1]).distinct())
+                .containsExactly("rosenbrock8", "ackley10", "styblinski10", "rastrigin10", "schwefel10", "levy20");
+        assertThat(run("--tuners", "BenchSampler", "--functions", "levy20,branin", "--modes", "sequential", "--seeds", "0",
+                "--trials", "3", "--out", dir.resolve("f").toString())).as(err()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("f/regret.csv")).stream().skip(1).map(l -> l.split(",")[1]).distinct())
+                .containsExactly("levy20", "branin");
+    }
+
+    @Test
+    void aFinishedBenchmarkIsSummarisedAgainWithTheReferenceFigures(@TempDir Path dir) throws Exception {
+        assertThat(run("--tuners", "BenchSampler", "--functions", "branin,levy20", "--seeds", "0..2", "--trials", "25", "--reference", "none", "--threads", "1",
+                "--out", dir.toString())).as(err()).isZero();
+        String before = Files.readString(dir.resolve("summary.md"));
+        List<String> regret = Files.readAllLines(dir.resolve("regret.csv"));
+        assertThat(before).doesNotContain("NNI");
+        assertThat(run("--summarise", dir.toString())).as(err()).isZero();
+        String after = Files.readString(dir.resolve("summary.md"));
+        assertThat(after).contains("*NNI tpe*").contains("| levy20 | *NNI tpe* |").contains("| levy20 | *Optuna cmaes* |")
+                .contains("1 run(s) at a time").doesNotContain("written again");
+        // the Tunekit rows are those of the run: the same quartiles (the bold may move to a reference row, and
+        // runs.csv keeps tuner seconds to the microsecond, so the last cell is left out)
+        List<String> rows = before.lines().filter(l -> l.startsWith("| branin | BenchSampler") || l.startsWith("| levy20 | BenchSampler")).toList();
+        assertThat(rows).hasSize(4);
+        for (String line : rows) {
+            String cells = line.replace("**", "").substring(0, line.replace("**", "").lastIndexOf(" | ", line.replace("**", "").length() - 3));
+            assertThat(after.replace("**", "")).contains(cells);
+        }
+        assertThat(Files.readAllLines(dir.resolve("regret.csv"))).isEqualTo(regret);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("12 runs read; wrote:");
+    }
+
+    @Test
+    void summarisingADirectoryWithoutResultsNamesTheFile(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("regret.csv"), "tuner,function,mode,seed,trial,best_so_far_regret\nA,branin,sequential,0,2,1.0\n");
+        Files.writeString(dir.resolve("runs.csv"), "tuner,function,mode,seed,evaluated,tuner_seconds,failure\n");
+        assertThat(run("--summarise", dir.toString())).isEqualTo(1);
+        assertThat(err()).contains("regret.csv line 2 trial 2 does not follow trial 0");
+        assertThat(run("--summarise", dir.resolve("nothing").toString())).isEqualTo(1);
+        assertThat(err()).contains("nothing");
+    }
+
+    @Test
     void anUnknownTunerStopsBeforeAnyRun(@TempDir Path dir) {
         assertThat(run("--tuners", "NoSuchTuner", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown tuner 'NoSuchTuner'; available tuners: BenchSampler");
@@ -68,7 +113,10 @@ class BenchCommandTest {
     @Test
     void badOptionsAreNamed(@TempDir Path dir) {
         assertThat(run("--tuners", "BenchSampler", "--functions", "rosenbrock", "--out", dir.toString())).isEqualTo(2);
-        assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested");
+        assertThat(err()).contains("unknown function 'rosenbrock'; available: branin, hartmann6, ackley5, mixed, nested, rosenbrock8, "
+                + "ackley10, styblinski10, rastrigin10, schwefel10, levy20");
+        assertThat(run("--tuners", "BenchSampler", "--suite", "huge", "--out", dir.toString())).isEqualTo(2);
+        assertThat(err()).contains("unknown --suite 'huge'; available: classic, highdim, all");
         assertThat(run("--tuners", "BenchSampler", "--modes", "parallel", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("unknown mode 'parallel'");
         assertThat(run("--tuners", "BenchSampler", "--tuner-args", "TPE={}", "--out", dir.toString())).isEqualTo(2);

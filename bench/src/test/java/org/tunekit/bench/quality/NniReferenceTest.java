@@ -20,14 +20,46 @@ class NniReferenceTest {
     @Test
     void theBuiltInCopyHoldsEveryTunerOfBothModes() throws IOException {
         NniReference ref = NniReference.builtIn();
-        assertThat(ref.tuners(Mode.SEQUENTIAL)).containsExactly("tpe", "random", "evolution", "anneal", "hyperopt_tpe", "gp");
-        assertThat(ref.tuners(Mode.BATCH)).containsExactly("tpe", "tpe_noliar", "tpe_worst", "random", "evolution", "anneal", "hyperopt_tpe");
-        assertThat(ref.anchors()).hasSize((6 + 7) * 5 * 3);
+        assertThat(ref.tuners(Mode.SEQUENTIAL)).containsExactly("tpe", "random", "evolution", "anneal", "hyperopt_tpe", "gp",
+                "optuna-cmaes", "optuna-tpe");
+        assertThat(ref.tuners(Mode.BATCH)).containsExactly("tpe", "tpe_noliar", "tpe_worst", "random", "evolution", "anneal", "hyperopt_tpe",
+                "optuna-cmaes", "optuna-tpe");
+        assertThat(ref.anchors().stream().filter(a -> FUNCTIONS.contains(a.function()))).hasSize((6 + 7) * 5 * 3);
         NniReference.Anchor tpe = ref.anchor("tpe", Mode.SEQUENTIAL, "branin", 100).orElseThrow();
         assertThat(tpe).isEqualTo(new NniReference.Anchor("tpe", Mode.SEQUENTIAL, "branin", "30", 100, 0.128, 0.0513, 0.25, ""));
         assertThat(ref.anchor("gp", Mode.SEQUENTIAL, "mixed", 50).orElseThrow().note()).isEqualTo("unsupported");
         assertThat(ref.tunerSeconds("random", Mode.BATCH, "nested")).contains(0.0285);
         assertThat(ref.notes()).anyMatch(n -> n.contains("767ed7f2"));
+    }
+
+    @Test
+    void theHighDimensionalFiguresOfNniAndOptunaArePackagedToo() throws IOException {
+        assertThat(NniReference.builtInExtras()).containsExactly("nni-highdim", "optuna-highdim");
+        NniReference ref = NniReference.builtIn();
+        for (String f : List.of("rosenbrock8", "ackley10", "styblinski10", "rastrigin10", "schwefel10", "levy20")) {
+            for (Mode mode : Mode.values()) {
+                for (String tuner : List.of("tpe", "random", "evolution", "optuna-cmaes")) {
+                    for (int trials : new int[] {25, 50, 100}) {
+                        NniReference.Anchor a = ref.anchor(tuner, mode, f, trials).orElseThrow(() -> new AssertionError(tuner + " " + mode + " " + f));
+                        assertThat(a.seeds()).isEqualTo("30");
+                        assertThat(a.q1()).isLessThanOrEqualTo(a.median());
+                        assertThat(a.median()).isLessThanOrEqualTo(a.q3());
+                    }
+                }
+                assertThat(ref.tunerSeconds("tpe", mode, f)).isPresent();
+            }
+            // regret only falls with more trials
+            double m25 = ref.anchor("random", Mode.SEQUENTIAL, f, 25).orElseThrow().median();
+            double m100 = ref.anchor("random", Mode.SEQUENTIAL, f, 100).orElseThrow().median();
+            assertThat(m100).isLessThanOrEqualTo(m25);
+        }
+        assertThat(ref.notes()).anyMatch(n -> n.contains("Optuna 3.1.0")).anyMatch(n -> n.contains("nni_highdim.py"));
+    }
+
+    @Test
+    void optunasSamplersAreNamedAsSuch() {
+        assertThat(NniReference.display("optuna-cmaes")).isEqualTo("Optuna cmaes");
+        assertThat(NniReference.display("tpe")).isEqualTo("NNI tpe");
     }
 
     @Test
@@ -100,7 +132,10 @@ class NniReferenceTest {
                 }
             }
         }
-        assertThat(checked).isEqualTo(ref.anchors().size() + ref.tunerTimes().size());
+        // the high-dimensional figures come from bench/reference's own scripts, not from the published tables
+        long classicAnchors = ref.anchors().stream().filter(a -> FUNCTIONS.contains(a.function())).count();
+        long classicTimes = ref.tunerTimes().stream().filter(t -> FUNCTIONS.contains(t.function())).count();
+        assertThat(checked).isEqualTo(classicAnchors + classicTimes);
     }
 
     private static Path findShared() {

@@ -82,6 +82,42 @@ class WritersTest {
     }
 
     @Test
+    void theBestOfEachLibraryIsSetSideBySideWithTheRatioToNnisBest() throws Exception {
+        NniReference ref = NniReference.parse(new StringReader("""
+                tuner,mode,function,seeds,trials,median,q1,q3,note
+                a,sequential,branin,30,3,0.75,0.5,1,
+                b,sequential,branin,30,3,0.5,0.4,1,
+                gp,sequential,branin,,3,,,,unsupported
+                optuna-tpe,sequential,branin,30,3,0.2,0.1,0.3,
+                optuna-cmaes,sequential,branin,30,3,0.3,0.1,0.3,
+                """), "anchors", null, null);
+        String md = SummaryMarkdown.render(results(), ref, new SummaryMarkdown.RunInfo(List.of(0L, 1L, 2L), 2, 1.25, "`anchors`",
+                List.of(), ""));
+        // A's median 0.252 is the best of Tunekit's; NNI's best is b (0.5), Optuna's tpe (0.2)
+        assertThat(md).contains("## Best of each library").contains("### Sequential mode, after 3 trials")
+                .contains("| branin | A | 0.252 | NNI b | 0.5 | Optuna tpe | 0.2 | 0.504 |")
+                .contains("| branin | *Optuna cmaes* | *30* |");
+        Results solved = new Results(List.of("S"), List.of("branin"), List.of(Mode.SEQUENTIAL), 1,
+                List.of(new RunResult(new RunKey("S", "branin", Mode.SEQUENTIAL, 0), new double[] {1e-6}, 1, 1, null)));
+        NniReference tiny = NniReference.parse(new StringReader("""
+                tuner,mode,function,seeds,trials,median,q1,q3,note
+                a,sequential,branin,30,1,5e-5,1e-5,1e-4,
+                """), "anchors", null, null);
+        assertThat(SummaryMarkdown.render(solved, tiny, new SummaryMarkdown.RunInfo(List.of(0L), 1, 1, "`a`", List.of(), "")))
+                .contains("| branin | S | 1.00e-06 | NNI a | 5.00e-05 |  |  | both solved |");
+        assertThat(SummaryMarkdown.render(results(), NniReference.none(), new SummaryMarkdown.RunInfo(List.of(0L), 1, 1, null, List.of(), "")))
+                .doesNotContain("Best of each library");
+    }
+
+    @Test
+    void theSummaryNamesEachSuiteFunctionsParametersAndOptimum() {
+        assertThat(SummaryMarkdown.functions(List.of("levy20", "branin", "made-up")))
+                .isEqualTo("Functions: levy20 (20 parameter(s), uniform on [-10, 10]^20, f* = 0.0); "
+                        + "branin (2 parameter(s), f* = 0.397887357729738).\n");
+        assertThat(SummaryMarkdown.functions(List.of("made-up"))).isEmpty();
+    }
+
+    @Test
     void aTunerWhoseRunsAllFailedSaysWhy() {
         Results r = new Results(List.of("X"), List.of("mixed"), List.of(Mode.BATCH), 100, List.of(
                 RunResult.failed(new RunKey("X", "mixed", Mode.BATCH, 0), "unsupported parameter type", 0)));

@@ -25,7 +25,9 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * <p>Inputs: see {@link FeatureMap} (numeric coordinates as unit values, choices one-hot, inactive
  * nested coordinates at a fixed value). Targets: losses ({@code optimize_mode} applied),
  * standardised; {@code +inf} losses count as the worst finite loss, {@code NaN} and {@code -inf}
- * are left out. Kernel: Matérn with smoothness {@code nu}, an amplitude and one length-scale per
+ * are left out. With {@code output_warping} (default: true above {@value #LOCAL_DIMENSIONS}
+ * parameters, false up to that; ignored when {@code xi > 0}) the standardised losses are made
+ * closer to Gaussian by {@link OutputWarping}. Kernel: Matérn with smoothness {@code nu}, an amplitude and one length-scale per
  * parameter, noise variance {@code alpha}; hyper-parameters are refitted by maximum a posteriori
  * whenever the number of observations has grown by an eighth since the last fit (so about
  * 8 ln(n) fits in a run of n trials), from the previous fit, the default and one random start,
@@ -35,7 +37,8 @@ import org.tunekit.tuners.unitcube.UnitKey;
  *
  * <p>Suggestions: the first {@code cold_start_num} are points of a scrambled Sobol sequence. Then
  * {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
- * best observations) are scored by the acquisition ({@code utility}: expected improvement with
+ * best observations; in more than {@value #LOCAL_DIMENSIONS} dimensions, every second one is
+ * replaced by the incumbent with a few coordinates moved, see {@link #perturbed}) are scored by the acquisition ({@code utility}: expected improvement with
  * margin {@code xi}, probability of improvement with margin {@code xi}, or the confidence bound
  * {@code mean - kappa * sd} on the loss), and the best {@code min(selection_num_starting_points, 5)}
  * are improved by a short (1+1) local search. The best-scoring candidate that is not a known set is
@@ -47,6 +50,9 @@ final class GpTuner extends UnitCubeTuner {
     static final int MAX_STARTING_POINTS = 5;
     private static final int LOCAL_STEPS = 20;
     private static final long FIT_STREAM = 0x6F17L;
+    /** Above this many parameters, half the candidates are {@link #perturbed} incumbents. */
+    static final int LOCAL_DIMENSIONS = 6;
+    private static final double[] PERTURBATION_STEPS = {0.02, 0.1, 0.3};
 
     /** What the acquisition maximises. */
     enum Utility { EI, UCB, POI }
@@ -59,6 +65,8 @@ final class GpTuner extends UnitCubeTuner {
     private final int coldStart;
     private final int warmUp;
     private final int startingPoints;
+    /** {@code output_warping}, or {@code null} when not given (then: above {@value #LOCAL_DIMENSIONS} parameters). */
+    private final Boolean warping;
 
     private FeatureMap features;
     private ScrambledSobol sobol;
@@ -66,7 +74,7 @@ final class GpTuner extends UnitCubeTuner {
     private List<double[]> ranked = List.of();
 
     GpTuner(OptimizeMode mode, long seed, Utility utility, double kappa, double xi, MaternKernel kernel, double alpha,
-            int coldStart, int warmUp, int startingPoints) {
+            int coldStart, int warmUp, int startingPoints, Boolean warping) {
         super("GPTuner", mode, seed);
         this.utility = utility;
         this.kappa = kappa;
@@ -76,11 +84,12 @@ final class GpTuner extends UnitCubeTuner {
         this.coldStart = coldStart;
         this.warmUp = warmUp;
         this.startingPoints = startingPoints;
+        this.warping = warping;
     }
 
     static GpTuner create(ClassArguments a) {
         a.requireOnly("optimize_mode", "utility", "kappa", "xi", "nu", "alpha", "cold_start_num",
-                "selection_num_warm_up", "selection_num_starting_points", "seed");
+                "selection_num_warm_up", "selection_num_starting_points", "output_warping", "seed");
         OptimizeMode mode = OptimizeMode.from(a, OptimizeMode.MAXIMIZE);
         Utility utility = Utility.valueOf(a.getChoice("utility", "ei", "ei", "ucb", "poi").toUpperCase(java.util.Locale.ROOT));
         double kappa = a.getDouble("kappa", 5, 0, 1e6);
@@ -94,8 +103,9 @@ final class GpTuner extends UnitCubeTuner {
         int coldStart = a.getInt("cold_start_num", 10, 1);
         int warmUp = a.getInt("selection_num_warm_up", 100000, 1);
         int starts = a.getInt("selection_num_starting_points", 250, 0);
+        Boolean warping = a.has("output_warping") ? a.getBoolean("output_warping", true) : null;
         return new GpTuner(mode, seedOf(a), utility, kappa, xi, kernel, alpha, coldStart,
-                Math.min(warmUp, MAX_WARM_UP), Math.min(starts, MAX_STARTING_POINTS));
+                Math.min(warmUp, MAX_WARM_UP), Math.min(starts, MAX_STARTING_POINTS), warping);
     }
 
     @Override
@@ -131,13 +141,16 @@ final class GpTuner extends UnitCubeTuner {
 
     /** Scores candidates and returns the best distinct ones, best first. */
     private List<double[]> rank(TrainingData data, SplittableRandom rng) {
-        model.refitIfDue(data.x(), data.y(), n -> rngFor(FIT_STREAM, n));
-        GaussianProcess.Posterior posterior = model.posterior(data.x(), data.y());
+        // the margin xi is in the metric's units, which a warping would not keep
+        boolean warp = warping != null ? warping : dimension() > LOCAL_DIMENSIONS;
+        double[] y = warp && xi == 0 ? OutputWarping.leastSkewed(data.y()) : data.y();
+        model.refitIfDue(data.x(), y, n -> rngFor(FIT_STREAM, n));
+        GaussianProcess.Posterior posterior = model.posterior(data.x(), y);
         if (posterior == null) {
             return List.of();
         }
         // kriging believer: each pending point takes its predicted mean as its value, incumbent included
-        GpSurrogate.Believed believed = model.believe(posterior, data.x(), data.y(), pendingUnits());
+        GpSurrogate.Believed believed = model.believe(posterior, data.x(), y, pendingUnits());
         final double margin = xi / data.scale();
         java.util.function.ToDoubleFunction<double[]> score = u -> {
             double[] pred = model.predict(believed.posterior(), canonicalUnit(u));
@@ -149,7 +162,8 @@ final class GpTuner extends UnitCubeTuner {
         List<double[]> points = new ArrayList<>(warmUp + startingPoints * LOCAL_STEPS);
         List<Double> scores = new ArrayList<>(points.size());
         for (int c = 0; c < warmUp; c++) {
-            double[] u = CandidatePoints.nearOrUniform(c, top, d, rng);
+            double[] u = d > LOCAL_DIMENSIONS && c % 2 == 1 && !top.isEmpty() ? perturbed(top.get(0), c / 2, d, rng)
+                    : CandidatePoints.nearOrUniform(c, top, d, rng);
             points.add(u);
             scores.add(score.applyAsDouble(u));
         }
@@ -174,6 +188,33 @@ final class GpTuner extends UnitCubeTuner {
             }
         }
         return out;
+    }
+
+    /**
+     * The incumbent's point with a random subset of its coordinates moved: each with probability
+     * {@code min(1, 10 / d)}, at least one, by a Gaussian step of standard deviation 0.02, 0.1 or 0.3
+     * in turn ({@code k} counts these candidates), clamped to the cube. In many dimensions a
+     * uniform candidate is almost never better than the incumbent; these search near it along a few
+     * coordinates at a time, as trust-region methods do.
+     */
+    static double[] perturbed(Observation best, int k, int d, SplittableRandom rng) {
+        double[] centre = best.raw() != null ? best.raw() : best.unit();
+        double sd = PERTURBATION_STEPS[k % PERTURBATION_STEPS.length];
+        double probability = Math.min(1, 10.0 / d);
+        double[] u = new double[d];
+        boolean any = false;
+        for (int j = 0; j < d; j++) {
+            u[j] = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
+            if (rng.nextDouble() < probability) {
+                u[j] = Math.max(0, Math.min(1, u[j] + sd * rng.nextGaussian()));
+                any = true;
+            }
+        }
+        if (!any) {
+            int j = rng.nextInt(d);
+            u[j] = Math.max(0, Math.min(1, u[j] + sd * rng.nextGaussian()));
+        }
+        return u;
     }
 
     /** A candidate and its acquisition value. */

@@ -8,7 +8,7 @@ import org.tunekit.sdk.spi.TunerProvider;
  * Provides {@code GPTuner} with NNI's class arguments: {@code optimize_mode}, {@code utility}
  * (ei, ucb, poi), {@code kappa}, {@code xi}, {@code nu} (0.5, 1.5, 2.5), {@code alpha},
  * {@code cold_start_num}, {@code selection_num_warm_up}, {@code selection_num_starting_points},
- * plus {@code seed}.
+ * plus {@code seed} and {@code output_warping} (see {@link GpTuner}).
  */
 public final class GpTunerProvider implements TunerProvider {
     @Override

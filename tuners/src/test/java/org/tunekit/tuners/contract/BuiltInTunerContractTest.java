@@ -29,6 +29,7 @@ import org.tunekit.tuners.random.RandomTunerProvider;
 import org.tunekit.tuners.smac.SmacTunerProvider;
 import org.tunekit.tuners.sobol.SobolTunerProvider;
 import org.tunekit.tuners.tpe.TpeTunerProvider;
+import org.tunekit.tuners.turbo.TurboTunerProvider;
 
 /**
  * The built-in tuners pass the SDK's shared contract, the same checks a plugin author runs.
@@ -64,6 +65,11 @@ class BuiltInTunerContractTest {
     @Test
     void gp() {
         TunerTestKit.forProvider(new GpTunerProvider()).withArguments(Map.of("seed", 7, "cold_start_num", 3)).checkContract();
+    }
+
+    @Test
+    void turbo() {
+        TunerTestKit.forProvider(new TurboTunerProvider()).withArguments(Map.of("seed", 7, "initial_points", 3)).checkContract();
     }
 
     @Test

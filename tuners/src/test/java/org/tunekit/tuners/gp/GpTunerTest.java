@@ -16,6 +16,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.TunerProvider;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
 import org.tunekit.tuners.unitcube.UnitCubeTunerContract;
 
 class GpTunerTest extends UnitCubeTunerContract {
@@ -112,5 +113,32 @@ class GpTunerTest extends UnitCubeTunerContract {
             }
         }
         assertThat(closest).isGreaterThan(0.01);
+    }
+
+    @Test
+    void aboveSixParametersTheIncumbentsNeighbourhoodIsSearchedAlongAFewCoordinatesAtATime() {
+        UnitCubeTuner.Observation best = new UnitCubeTuner.Observation(-1, Parameters.of(Map.of()), new double[0],
+                new double[] {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, null, 1.0);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
+        int moved = 0;
+        for (int k = 0; k < 300; k++) {
+            double[] u = GpTuner.perturbed(best, k, 20, rng);
+            int m = 0;
+            for (double v : u) {
+                assertThat(v).isBetween(0.0, 1.0);
+                m += v != 0.5 ? 1 : 0;
+            }
+            assertThat(m).isPositive();
+            moved += m;
+        }
+        // each of 20 coordinates moves with probability 10 / 20: about 10 per candidate
+        assertThat(moved / 300.0).isBetween(8.5, 11.5);
+    }
+
+    @Test
+    void outputWarpingIsAnArgumentThatMustBeABoolean() {
+        assertThatThrownBy(() -> create(Map.of("output_warping", "sometimes"))).isInstanceOf(InvalidClassArgumentException.class)
+                .hasMessageContaining("output_warping");
+        assertThat(create(Map.of("output_warping", true, "seed", 1L))).isNotNull();
     }
 }
