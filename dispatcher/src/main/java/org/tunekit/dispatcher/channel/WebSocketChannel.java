@@ -59,6 +59,8 @@ public final class WebSocketChannel implements CommandChannel {
     private static final String BYE = "{\"type\":\"_bye_\"}";
     /** The status the JDK reports when the connection ended without a Close frame (RFC 6455, 7.1.5). */
     private static final int ABNORMAL_CLOSURE = 1006;
+    /** A send blocked for longer is logged as back-pressure. */
+    private static final long BACK_PRESSURE_NOTICE_MS = 500;
 
     /**
      * Timing of the channel.
@@ -148,6 +150,7 @@ public final class WebSocketChannel implements CommandChannel {
     private volatile boolean lost;
     private volatile boolean closing;
     private boolean receiveEnded; // receiving thread only
+    private boolean backPressured; // guarded by sendLock
 
     private WebSocketChannel(URI uri, Settings settings, long maxPayloadBytes) {
         this.uri = uri;
@@ -394,7 +397,22 @@ public final class WebSocketChannel implements CommandChannel {
             }
             Connection c = connection();
             try {
-                c.socket.sendText(outbox.peekFirst(), true).get(settings.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                CompletableFuture<WebSocket> sent = c.socket.sendText(outbox.peekFirst(), true);
+                long noticeMs = Math.min(BACK_PRESSURE_NOTICE_MS, settings.sendTimeout().toMillis());
+                try {
+                    sent.get(noticeMs, TimeUnit.MILLISECONDS);
+                    if (backPressured) {
+                        backPressured = false;
+                        LOG.info("the manager at {} reads again", uri);
+                    }
+                } catch (TimeoutException slow) {
+                    if (!backPressured) {
+                        backPressured = true;
+                        LOG.warn("back-pressure: a reply to {} has waited {} ms for the manager to read; waiting up to {} in all",
+                                uri, noticeMs, seconds(settings.sendTimeout()));
+                    }
+                    sent.get(settings.sendTimeout().toMillis() - noticeMs, TimeUnit.MILLISECONDS);
+                }
                 outbox.pollFirst();
             } catch (TimeoutException e) {
                 giveUp("gave up on the manager at " + uri + ": it has not read a reply for " + seconds(settings.sendTimeout())

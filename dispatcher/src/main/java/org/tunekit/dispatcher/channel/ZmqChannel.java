@@ -142,6 +142,7 @@ public final class ZmqChannel implements CommandChannel {
     private volatile boolean stopping;
     private volatile boolean lost;
     private volatile String lostReason;
+    private volatile boolean backPressured;
     private boolean receiveEnded; // receiving thread only
 
     private ZmqChannel(String endpoint, Settings settings, long maxPayloadBytes) throws IOException {
@@ -222,6 +223,10 @@ public final class ZmqChannel implements CommandChannel {
             long stableNanos = Math.min(Duration.ofSeconds(1).toNanos(), settings.reconnectGrace().toNanos() / 2);
             while (!stopping && !lost) {
                 sendQueued(socket);
+                if (backPressured && outbox.isEmpty()) {
+                    backPressured = false;
+                    LOG.info("the manager at {} reads again: the reply queue has drained", endpoint);
+                }
                 poller.poll(outbox.isEmpty() ? 200 : 10);
                 if (poller.pollin(wakeIndex)) {
                     while (wake.source().read(wakeBytes.clear()) > 0) {
@@ -434,6 +439,11 @@ public final class ZmqChannel implements CommandChannel {
         try {
             if (!outbox.offer(frame)) {
                 wakeUp();
+                if (!backPressured) {
+                    backPressured = true;
+                    LOG.warn("back-pressure: the queue of replies to {} is full ({}); waiting up to {} for the manager to read",
+                            endpoint, settings.maxQueued(), WebSocketChannel.seconds(settings.sendTimeout()));
+                }
                 long deadline = System.nanoTime() + settings.sendTimeout().toNanos();
                 while (!outbox.offer(frame, 50, TimeUnit.MILLISECONDS)) {
                     if (lost || closed.get()) {
