@@ -33,7 +33,7 @@ import org.tunekit.dispatcher.testing.ManagerZmqPeer;
  * status 3), it sends garbage (an {@code ER} naming it, exit status 1) and it stops reading (replies wait
  * in bounded buffers, the dispatcher blocks; when the manager reads again every reply arrives in order,
  * and when it does not the dispatcher gives up). Each case prints one {@code fault-figure:} line (what
- * happened, the exit status, the seconds from the fault to the exit, the resident memory) for
+ * happened, the exit status, the seconds from the fault to the exit, the dispatcher's memory) for
  * {@code bench/run-faults.sh}.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -41,6 +41,7 @@ class ChannelFaultsIT {
     private static final Duration REPLY = Duration.ofSeconds(20);
     private static final Duration EXIT = Duration.ofSeconds(30);
     private static final String GIVE_UP_SECONDS = "2";
+    private static final String STALL_GIVE_UP_SECONDS = "15";
     private static final String SPACE = "{\"x\": {\"_type\": \"choice\", \"_value\": [1, 2, 3]}}";
     private static final String EXP_PARAMS = ExperimentConfig.encode(Map.of("tuner", Map.of("name", "RecordingTuner")));
     /** Enough replies (about 7 MB) to fill the kernel's socket buffers (at most 4 MB to send here) and the channels' own. */
@@ -181,24 +182,26 @@ class ChannelFaultsIT {
     @Test
     void webSocketStalledReaderHoldsTheDispatcherBackAndLosesNothing() throws Exception {
         ManagerWebSocketServer server = wsServer(4096);
-        ChannelsIT.Dispatcher d = wsDispatcher(server.url());
+        // a longer give-up time: the stall lasts while the memory is measured
+        ChannelsIT.Dispatcher d = wsDispatcher(server.url(), STALL_GIVE_UP_SECONDS);
         ChannelsIT.WebSocketManager m = wsInitialized(server, d);
-        long rssBefore = residentKb(d);
+        String before = memory(d);
         server.setReading(false);
         long fault = System.nanoTime();
         server.send(new Command(CommandType.REQUEST_TRIAL_JOBS, Integer.toString(FLOOD)));
         awaitInStderr(d, "back-pressure: a reply to " + server.url());
         Thread.sleep(500);
-        long rssStalled = residentKb(d);
+        String stalled = memory(d);
         server.setReading(true);
         List<Long> ids = trialIds(m, FLOOD);
         for (int i = 0; i < FLOOD; i++) {
             assertThat(ids.get(i)).as("reply %d", i).isEqualTo(i);
         }
         awaitInStderr(d, "reads again");
+        String after = memory(d);
         server.terminate();
         assertThat(d.waitFor(EXIT)).as("stderr:\n" + d.stderr()).isZero();
-        figure("ws stalled reader, then reading again (" + FLOOD + " replies)", d, fault, rssBefore, rssStalled);
+        figure("ws stalled reader, then reading again (" + FLOOD + " replies)", d, fault, before, stalled + "; all read: " + after);
     }
 
     @Test
@@ -348,23 +351,24 @@ class ChannelFaultsIT {
     @Test
     void zmqStalledReaderHoldsTheDispatcherBackAndLosesNothing() throws Exception {
         ManagerZmqPeer peer = zmqPeer(ManagerZmqPeer.bindWithSmallBuffers(10, 4096));
-        ChannelsIT.Dispatcher d = zmqDispatcher(peer.endpoint());
+        ChannelsIT.Dispatcher d = zmqDispatcher(peer.endpoint(), STALL_GIVE_UP_SECONDS);
         ChannelsIT.ZmqManager m = zmqInitialized(peer, d);
-        long rssBefore = residentKb(d);
+        String before = memory(d);
         long fault = System.nanoTime();
         // the manager asks, then reads nothing until the dispatcher's queue is full
         peer.send(new Command(CommandType.REQUEST_TRIAL_JOBS, Integer.toString(FLOOD)));
         awaitInStderr(d, "back-pressure: the queue of replies to " + peer.endpoint() + " is full (1000)");
         Thread.sleep(500);
-        long rssStalled = residentKb(d);
+        String stalled = memory(d);
         List<Long> ids = trialIds(m, FLOOD);
         for (int i = 0; i < FLOOD; i++) {
             assertThat(ids.get(i)).as("reply %d", i).isEqualTo(i);
         }
         awaitInStderr(d, "reads again");
+        String after = memory(d);
         peer.send(Command.of(CommandType.TERMINATE));
         assertThat(d.waitFor(EXIT)).as("stderr:\n" + d.stderr()).isZero();
-        figure("zmq stalled reader, then reading again (" + FLOOD + " replies)", d, fault, rssBefore, rssStalled);
+        figure("zmq stalled reader, then reading again (" + FLOOD + " replies)", d, fault, before, stalled + "; all read: " + after);
     }
 
     @Test
@@ -394,8 +398,12 @@ class ChannelFaultsIT {
 
     /** A dispatcher started as NNI 3 starts it, the give-up time from the environment. */
     private ChannelsIT.Dispatcher wsDispatcher(String url) throws IOException {
+        return wsDispatcher(url, GIVE_UP_SECONDS);
+    }
+
+    private ChannelsIT.Dispatcher wsDispatcher(String url, String giveUpSeconds) throws IOException {
         ChannelsIT.Dispatcher d = ChannelsIT.Dispatcher.start(List.of("dispatch", "--plugins", plugins(), "--exp_params", EXP_PARAMS),
-                Map.of("NNI_TUNER_COMMAND_CHANNEL", url, "TUNEKIT_CHANNEL_GIVE_UP_MS", Integer.toString(Integer.parseInt(GIVE_UP_SECONDS) * 1000)));
+                Map.of("NNI_TUNER_COMMAND_CHANNEL", url, "TUNEKIT_CHANNEL_GIVE_UP_MS", Integer.toString(Integer.parseInt(giveUpSeconds) * 1000)));
         toClose.add(d);
         return d;
     }
@@ -428,7 +436,11 @@ class ChannelFaultsIT {
 
     /** A dispatcher on a ZeroMQ endpoint, the give-up time from the option. */
     private ChannelsIT.Dispatcher zmqDispatcher(String endpoint) throws IOException {
-        ChannelsIT.Dispatcher d = ChannelsIT.Dispatcher.start(List.of("dispatch", "--channel", endpoint, "--give-up-after", GIVE_UP_SECONDS,
+        return zmqDispatcher(endpoint, GIVE_UP_SECONDS);
+    }
+
+    private ChannelsIT.Dispatcher zmqDispatcher(String endpoint, String giveUpSeconds) throws IOException {
+        ChannelsIT.Dispatcher d = ChannelsIT.Dispatcher.start(List.of("dispatch", "--channel", endpoint, "--give-up-after", giveUpSeconds,
                 "--plugins", plugins(), "--exp_params", EXP_PARAMS), Map.of());
         toClose.add(d);
         return d;
@@ -489,14 +501,42 @@ class ChannelFaultsIT {
         return -1;
     }
 
-    private static void figure(String what, ChannelsIT.Dispatcher d, long faultNanos) {
-        figure(what, d, faultNanos, -1, -1);
+    private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)");
+
+    /** The dispatcher's live heap in kB: {@code jcmd PID GC.class_histogram} runs a full GC first. -1 when jcmd is not there. */
+    private static long liveHeapKb(ChannelsIT.Dispatcher d) {
+        try {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(d.process.pid()), "GC.class_histogram")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return -1;
+            }
+            Matcher m = HISTOGRAM_TOTAL.matcher(out);
+            return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
-    private static void figure(String what, ChannelsIT.Dispatcher d, long faultNanos, long rssBeforeKb, long rssStalledKb) {
+    /** Resident memory and live heap, for the figure line. */
+    private static String memory(ChannelsIT.Dispatcher d) {
+        return String.format("RSS %d MB, live heap %.1f MB", residentKb(d) / 1024, liveHeapKb(d) / 1024.0);
+    }
+
+    private static void figure(String what, ChannelsIT.Dispatcher d, long faultNanos) {
+        figure(what, d, faultNanos, null, null);
+    }
+
+    private static void figure(String what, ChannelsIT.Dispatcher d, long faultNanos, String before, String stalled) {
         double seconds = (System.nanoTime() - faultNanos) / 1e9;
-        System.out.printf("fault-figure: %s | exit %d | %.1f s | rss %s%n", what, d.process.exitValue(), seconds,
-                rssBeforeKb < 0 ? "-" : (rssBeforeKb / 1024) + " MB before, " + (rssStalledKb / 1024) + " MB stalled");
+        System.out.printf("fault-figure: %s | exit %d | %.1f s | %s%n", what, d.process.exitValue(), seconds,
+                before == null ? "-" : "before: " + before + "; stalled: " + stalled);
     }
 
     private static int freePort() throws IOException {
