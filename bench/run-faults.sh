@@ -12,7 +12,7 @@ home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$home"
 out=bench/results/faults
 mkdir -p "$out"
-./mvnw -B -ntp -o verify -pl distribution -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+TUNEKIT_FAULT_FIGURES=1 ./mvnw -B -ntp -o verify -pl distribution -am -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
   -Dit.test=ChannelFaultsIT -Dfailsafe.failIfNoSpecifiedTests=false > "$out/last-run.log" 2>&1 || {
   echo "ChannelFaultsIT failed: see $out/last-run.log" >&2
   exit 1

@@ -34,7 +34,7 @@ import org.tunekit.dispatcher.testing.ManagerZmqPeer;
  * in bounded buffers, the dispatcher blocks; when the manager reads again every reply arrives in order,
  * and when it does not the dispatcher gives up). Each case prints one {@code fault-figure:} line (what
  * happened, the exit status, the seconds from the fault to the exit, the dispatcher's memory) for
- * {@code bench/run-faults.sh}.
+ * {@code bench/run-faults.sh}, which also has the memory measured ({@code TUNEKIT_FAULT_FIGURES=1}).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ChannelFaultsIT {
@@ -524,8 +524,11 @@ class ChannelFaultsIT {
         }
     }
 
-    /** Resident memory and live heap, for the figure line. */
+    /** Resident memory and live heap, for the figure line; measured only for {@code bench/run-faults.sh} (each takes a second). */
     private static String memory(ChannelsIT.Dispatcher d) {
+        if (System.getenv("TUNEKIT_FAULT_FIGURES") == null) {
+            return "not measured";
+        }
         return String.format("RSS %d MB, live heap %.1f MB", residentKb(d) / 1024, liveHeapKb(d) / 1024.0);
     }
 
