@@ -7,6 +7,7 @@
 #   --summarise         only rebuild summary.md from the logs already in bench/results/fuzz/logs/
 #   SECONDS_PER_TARGET  fuzzing time per target (default 60)
 #   TARGET_FILTER       a grep -E pattern: only targets whose Class#method matches
+#   FUZZ_OUT            (environment) where the summary and logs go, default bench/results/fuzz
 #
 # The budget overrides each @FuzzTest's maxDuration by passing libFuzzer's -max_total_time after it
 # (Jazzer's JUnit integration appends the jazzer.internal.arg.N arguments to its own, and libFuzzer
@@ -21,13 +22,14 @@ summarise_only=0
 if [ "${1:-}" = --summarise ]; then summarise_only=1; shift; fi
 seconds="${1:-60}"
 filter="${2:-.}"
-out=bench/results/fuzz
+out="${FUZZ_OUT:-bench/results/fuzz}"
 mkdir -p "$out/logs"
 
 targets=(
   "dispatcher org.tunekit.dispatcher.protocol.PipeFrameCodecFuzzTest#decodesOrRefuses"
   "dispatcher org.tunekit.dispatcher.protocol.PipeFrameCodecFuzzTest#managerSideDecodesOrRefuses"
   "dispatcher org.tunekit.dispatcher.channel.WebSocketDecodeFuzzTest#decodesOrRefuses"
+  "dispatcher org.tunekit.dispatcher.channel.ZmqDecodeFuzzTest#decodesOrRefuses"
   "dispatcher org.tunekit.dispatcher.protocol.PayloadsFuzzTest#jsonParse"
   "dispatcher org.tunekit.dispatcher.protocol.PayloadsFuzzTest#searchSpace"
   "dispatcher org.tunekit.dispatcher.protocol.PayloadsFuzzTest#trialCount"
@@ -52,6 +54,7 @@ for t in "${targets[@]}"; do
   log="$out/logs/$name.log"
   echo "fuzzing $test for ${seconds}s ..." >&2
   t0=$(date +%s)
+  echo "run-fuzz: budget ${seconds} s" >"$log"
   JAZZER_FUZZ=1 ./mvnw -B -ntp -o test -pl "$module" -am \
     -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false \
     -Djazzer.internal.arg.0=fuzz \
@@ -59,7 +62,7 @@ for t in "${targets[@]}"; do
     -Djazzer.internal.arg.2=-timeout=10 \
     -Djazzer.internal.arg.3=-print_final_stats=1 \
     -Djazzer.internal.arg.4=-report_slow_units=1 \
-    >"$log" 2>&1
+    >>"$log" 2>&1
   rc=$?
   t1=$(date +%s)
   echo "run-fuzz: exit status $rc, $((t1 - t0)) s" >>"$log"
@@ -88,8 +91,9 @@ for t in "${targets[@]}"; do
     if grep -q 'BUILD SUCCESS' "$log"; then rc=0; else rc=1; fi
     secs="$(grep -oE 'Total time: +[0-9.]+ [a-z]+' "$log" | tail -1 | sed -E 's/Total time: +//')"
   fi
+  budget="$(grep -oE '^run-fuzz: budget [0-9]+ s' "$log" | head -1 | grep -oE '[0-9]+ s')"
   if [ "${rc:-1}" != 0 ] || [ "$crashes" -ne 0 ]; then failed=1; fi
-  rows+=("| \`$test\` | ${runs:-?} | ${rate:-?} | ${cov:-?} | $crashes | ${slowest:+${slowest} s} | ${secs:-?} | ${finding:-} |")
+  rows+=("| \`$test\` | ${budget:-${seconds} s} | ${runs:-?} | ${rate:-?} | ${cov:-?} | $crashes | ${slowest:+${slowest} s} | ${secs:-?} | ${finding:-} |")
 done
 
 started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
@@ -98,7 +102,8 @@ started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo
   if [ "$summarise_only" = 1 ]; then
     echo "Summarised by \`bench/run-fuzz.sh --summarise $*\` at $started from the logs in \`logs/\`, which"
-    echo "\`bench/run-fuzz.sh ${seconds} [FILTER]\` wrote (${seconds} s of fuzzing per target), on"
+    echo "\`bench/run-fuzz.sh SECONDS [FILTER]\` wrote (budget: the fuzzing time each target was given; logs that do"
+    echo "not record it are taken to have had ${seconds} s), on"
   else
     echo "Made by \`bench/run-fuzz.sh $*\` (${seconds} s of fuzzing per target), finished $started on"
   fi
@@ -106,8 +111,8 @@ started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "Raw logs: \`logs/\`. Inputs: libFuzzer's executed units; cov: its last coverage count (edges);"
   echo "slowest: libFuzzer's slowest input, in whole seconds; duration includes Maven's start-up."
   echo
-  echo "| target | inputs | inputs/s | cov | crashes | slowest input | duration | finding |"
-  echo "| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |"
+  echo "| target | budget | inputs | inputs/s | cov | crashes | slowest input | duration | finding |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |"
   printf '%s\n' "${rows[@]}"
 } >"$out/summary.md"
 cat "$out/summary.md"

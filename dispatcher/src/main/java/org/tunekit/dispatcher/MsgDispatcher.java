@@ -62,6 +62,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
 
     // reader thread only
     private final Map<String, Long> parameterIdOfTrial = new HashMap<>();
+    /** The trials whose EN the reader has seen, so that a late metric does not map them again (the map would keep it for ever). */
+    private final Map<String, Boolean> endedOnReader = mostRecent(ENDED_TRIALS_KEPT);
 
     private final CheckpointStore checkpoints;
     private final ParameterIds ids;
@@ -73,6 +75,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     private long lastTunerSave = System.nanoTime();
     private final Map<Long, Parameters> customized = new HashMap<>();
     private final Map<Long, Parameters> previous = new HashMap<>();
+    /** The parameter ids of a running multi-phase trial's phases (from REQUEST_PARAMETER), forgotten with the others at its end. */
+    private final Map<String, List<Long>> phasesOfTrial = new HashMap<>();
     /*
      * A trial's parameters move from generated (or customized) to these once the tuner has heard its
      * end: a final result that comes after its trial's end (out of order) still reaches the tuner for
@@ -267,7 +271,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         switch (command.type()) {
             case REPORT_METRIC_DATA -> {
                 MetricData m = Payloads.metric(command);
-                if (m.parameterId() != null && m.type() != MetricReport.Type.REQUEST_PARAMETER) {
+                if (m.parameterId() != null && m.type() != MetricReport.Type.REQUEST_PARAMETER
+                        && !endedOnReader.containsKey(m.trialJobId())) {
                     parameterIdOfTrial.put(m.trialJobId(), m.parameterId());
                 }
                 if (m.type() == MetricReport.Type.PERIODICAL) {
@@ -300,6 +305,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             case TRIAL_END -> {
                 TrialEndData end = Payloads.trialEnd(command);
                 Long reported = parameterIdOfTrial.remove(end.trialJobId());
+                endedOnReader.put(end.trialJobId(), Boolean.TRUE);
                 Long parameterId = reported != null ? reported : end.parameterId();
                 if (assessor != null) {
                     submit(Queue.ASSESSOR, () -> assessorTrialEnd(end));
@@ -406,6 +412,11 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                 spaceCheck.check(p, id, "generateParameters(" + id + ", \"" + m.trialJobId() + "\")");
             }
             generated.put(id, p);
+            List<Long> phases = phasesOfTrial.computeIfAbsent(m.trialJobId(), k -> new ArrayList<>());
+            if (m.parameterId() != null && !phases.contains(m.parameterId())) {
+                phases.add(m.parameterId()); // the phase the trial leaves
+            }
+            phases.add(id);
         } catch (NoMoreTrialsException e) {
             LOG.info("the tuner has no more parameters for multi-phase trial {}", m.trialJobId());
         } catch (RuntimeException e) {
@@ -450,6 +461,15 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void tunerTrialEnd(TrialEndData end, Long parameterId) {
+        List<Long> phases = phasesOfTrial.remove(end.trialJobId());
+        if (phases != null) {
+            // the earlier phases end with the trial; the tuner hears the end of the one the manager names, below
+            for (Long phase : phases) {
+                if (!phase.equals(parameterId) && generated.containsKey(phase)) {
+                    endedGenerated.put(phase, generated.remove(phase));
+                }
+            }
+        }
         if (parameterId == null) {
             LOG.warn("trial end of {} names no parameter id: dropped", end.trialJobId());
             return;
@@ -473,6 +493,12 @@ public final class MsgDispatcher extends MsgDispatcherBase {
             endedCustomized.put(parameterId, customized.remove(parameterId));
         }
         checkpointTuner();
+    }
+
+    /** How many entries the per-trial maps hold, by name (for tests of bounded memory; read after {@link #run}). */
+    Map<String, Integer> tracked() {
+        return Map.of("parameterIdOfTrial", parameterIdOfTrial.size(), "generated", generated.size(), "customized", customized.size(),
+                "phasesOfTrial", phasesOfTrial.size(), "histories", histories.size());
     }
 
     /** The value of {@code id} in {@code live}, else in {@code ended}. */

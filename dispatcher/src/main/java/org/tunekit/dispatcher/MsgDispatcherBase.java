@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.channel.ChannelLostException;
 import org.tunekit.dispatcher.channel.CommandChannel;
 import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
@@ -21,8 +22,8 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * finish what was queued before it, then {@link #onStop} runs and {@link #run} returns 0.
  *
  * <p>Any failure (malformed input, a handler or plugin throwing, the channel failing) is reported to
- * the manager once, as {@code ER} with the message and stack trace, and {@link #run} returns 1
- * without waiting for the reader, which is a daemon thread: the caller exits the process. When the
+ * the manager once, as {@code ER} with the message and stack trace, and {@link #run} returns 1 (or
+ * {@link ChannelLostException#EXIT_STATUS} when the channel gave up on the manager) without waiting for the reader, which is a daemon thread: the caller exits the process. When the
  * reader fails (malformed input, the channel failing), the commands read before the bad one are
  * still handled first, within the stop timeout, so what the manager gets before {@code ER} does
  * not depend on thread timing; when a worker fails, the dispatcher stops at once.
@@ -128,7 +129,8 @@ public abstract class MsgDispatcherBase {
     /**
      * Runs the dispatcher until {@code TE}, end of stream or a failure.
      *
-     * @return the process exit status: 0 after a normal stop, 1 after a failure reported with {@code ER}
+     * @return the process exit status: 0 after a normal stop, 1 after a failure reported with {@code ER},
+     *         {@link ChannelLostException#EXIT_STATUS} when the channel gave up on the manager
      */
     public final int run() {
         try {
@@ -243,8 +245,9 @@ public abstract class MsgDispatcherBase {
     }
 
     private int fail(Throwable t) {
-        ErrorReporter.report(channel, failure.get() != null ? failure.get() : t);
-        return 1;
+        Throwable cause = failure.get() != null ? failure.get() : t;
+        ErrorReporter.report(channel, cause);
+        return ErrorReporter.channelLost(cause) != null ? ChannelLostException.EXIT_STATUS : 1;
     }
 
     /**

@@ -12,6 +12,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntPredicate;
@@ -36,8 +37,28 @@ public sealed interface ChannelAddress {
     /** The environment variable an NNI 3 manager sets to its WebSocket URL. */
     String ENV_VARIABLE = "NNI_TUNER_COMMAND_CHANNEL";
 
-    /** Opens the channel. */
-    CommandChannel open(long maxFrameBytes) throws IOException;
+    /** The environment variable that sets the give-up time, in milliseconds (the {@code --give-up-after} option wins). */
+    String GIVE_UP_VARIABLE = "TUNEKIT_CHANNEL_GIVE_UP_MS";
+
+    /**
+     * How long a network channel tries to reach a manager that is gone (no first connection, a drop it does
+     * not come back from, replies it does not take) before the dispatcher gives up with
+     * {@link ChannelLostException#EXIT_STATUS}: as long as an NNI manager keeps a dropped channel.
+     */
+    Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
+
+    /** Opens the channel with the default give-up time. */
+    default CommandChannel open(long maxFrameBytes) throws IOException {
+        return open(maxFrameBytes, DEFAULT_GIVE_UP);
+    }
+
+    /**
+     * Opens the channel.
+     *
+     * @param maxFrameBytes the largest payload accepted
+     * @param giveUp        the give-up time of network channels (ignored by the pipe channels, whose end is end of stream)
+     */
+    CommandChannel open(long maxFrameBytes, Duration giveUp) throws IOException;
 
     /** The URI text. */
     String uri();
@@ -45,7 +66,7 @@ public sealed interface ChannelAddress {
     /** stdin and stdout. */
     record Stdio() implements ChannelAddress {
         @Override
-        public CommandChannel open(long maxFrameBytes) {
+        public CommandChannel open(long maxFrameBytes, Duration giveUp) {
             return new StreamChannel(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
                     maxFrameBytes, uri());
         }
@@ -80,7 +101,7 @@ public sealed interface ChannelAddress {
          * (the {@code tunekit} launcher passes it).
          */
         @Override
-        public CommandChannel open(long maxFrameBytes) throws IOException {
+        public CommandChannel open(long maxFrameBytes, Duration giveUp) throws IOException {
             InputStream input = (InputStream) stream(read, "commands", true);
             try {
                 OutputStream output = (OutputStream) stream(write, "replies", false);
@@ -138,8 +159,8 @@ public sealed interface ChannelAddress {
      */
     record WebSocket(URI address) implements ChannelAddress {
         @Override
-        public CommandChannel open(long maxFrameBytes) throws IOException {
-            return WebSocketChannel.connect(address, WebSocketChannel.Settings.DEFAULT);
+        public CommandChannel open(long maxFrameBytes, Duration giveUp) throws IOException {
+            return WebSocketChannel.connect(address, WebSocketChannel.Settings.withGiveUp(giveUp), maxFrameBytes);
         }
 
         @Override
@@ -155,8 +176,8 @@ public sealed interface ChannelAddress {
      */
     record Zmq(String endpoint) implements ChannelAddress {
         @Override
-        public CommandChannel open(long maxFrameBytes) throws IOException {
-            return ZmqChannel.connect(endpoint, ZmqChannel.Settings.DEFAULT);
+        public CommandChannel open(long maxFrameBytes, Duration giveUp) throws IOException {
+            return ZmqChannel.connect(endpoint, ZmqChannel.Settings.withGiveUp(giveUp), maxFrameBytes);
         }
 
         @Override
@@ -278,9 +299,37 @@ public sealed interface ChannelAddress {
      * @throws IllegalArgumentException when the URI is malformed
      * @throws IOException              when the channel cannot be opened
      */
-    static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes) throws IOException {
+    static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes, Duration giveUp) throws IOException {
         String u = uri != null ? uri : defaultUri(env, ChannelAddress::isInheritedPipe);
-        return parse(u).open(maxFrameBytes);
+        return parse(u).open(maxFrameBytes, giveUp);
+    }
+
+    /**
+     * The give-up time: {@code option} (seconds) when given, else {@value #GIVE_UP_VARIABLE} (milliseconds), else
+     * {@link #DEFAULT_GIVE_UP}.
+     *
+     * @throws IllegalArgumentException naming the option or variable when the value is not a positive number
+     */
+    static Duration giveUp(Double optionSeconds, Map<String, String> env) {
+        if (optionSeconds != null) {
+            if (!(optionSeconds > 0) || optionSeconds.isInfinite()) {
+                throw new IllegalArgumentException("--give-up-after must be a positive number of seconds, got " + optionSeconds);
+            }
+            return Duration.ofMillis(Math.max(1, Math.round(optionSeconds * 1000)));
+        }
+        String text = env.get(GIVE_UP_VARIABLE);
+        if (text == null || text.isBlank()) {
+            return DEFAULT_GIVE_UP;
+        }
+        try {
+            long ms = Long.parseLong(text.strip());
+            if (ms > 0) {
+                return Duration.ofMillis(ms);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(GIVE_UP_VARIABLE + " must be a positive whole number of milliseconds, got '" + text + "'");
     }
 
     /** True when file descriptor {@code fd} of this process is open and a pipe, FIFO or socket. */

@@ -34,50 +34,91 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * <p>Each command is one text message {@code {"type": "GE", "content": "3"}}; an absent
  * {@code content} is an empty payload. From the manager, {@code {"type": "_nop_"}} is ignored and
  * {@code {"type": "_bye_", ...}} ends the stream, as does a Close from the server (NNI closes with code
- * 4000 after {@code TE}). When the connection drops without a Close (status 1006), the channel reconnects after
- * 0, 1, 2, 3 and 4 seconds (at most five attempts); replies not yet sent are kept and sent on the new
+ * 4000 after {@code TE}). {@link #close} sends {@code {"type": "_bye_"}} and a normal Close.
+ *
+ * <p>Faults. When the connection drops without a Close (status 1006, a reset, a truncated frame), the
+ * channel reconnects, waiting {@link Settings#retryDelays} (the last one repeated) between attempts, until
+ * {@link Settings#giveUp} has passed since the drop; replies not yet sent are kept and sent on the new
  * connection, in order. The protocol has no acknowledgements: a reply the socket accepted in the instant
  * before the drop became known (before the peer's reset reached this host) goes down with the old
- * connection. When every attempt fails the manager is taken to be gone: {@link #receive}
- * reports end of stream and later replies are discarded with a warning. {@link #close} sends
- * {@code {"type": "_bye_"}} and a normal Close.
+ * connection, and so does a command the manager wrote on it. When the give-up time passes without a
+ * connection (the first one included), or a send stays blocked for {@link Settings#sendTimeout} (the
+ * manager stopped reading), the manager is taken to be gone: {@link #receive} and that send throw
+ * {@link ChannelLostException}, and later replies are discarded with a warning. A message larger than
+ * the payload limit, a binary message, and a frame that breaks RFC 6455 are protocol errors.
  *
  * <p>Pings are answered by the JDK's client. The client also pings the server every
  * {@link Settings#pingInterval}; a server silent for {@link Settings#silenceTimeout} (a half-open
- * connection, a hung manager) is treated as a dropped connection, so the process never waits forever. Messages are taken off the socket one at a time
- * ({@code request(1)}) into an unbounded queue, so none is lost before {@link #receive} asks for it.
- * Sends are serialised: the JDK client allows one outstanding send.
+ * connection, a hung manager) is treated as a dropped connection, so the process never waits forever.
+ * Messages are taken off the socket one at a time ({@code request(1)}) into a queue, so none is lost
+ * before {@link #receive} asks for it. Sends are serialised and synchronous (the JDK client allows one
+ * outstanding send): at most one reply is in the client's hands at a time, the rest wait in the callers.
  */
 public final class WebSocketChannel implements CommandChannel {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketChannel.class);
     private static final String BYE = "{\"type\":\"_bye_\"}";
     /** The status the JDK reports when the connection ended without a Close frame (RFC 6455, 7.1.5). */
     private static final int ABNORMAL_CLOSURE = 1006;
+    /** A send blocked for longer is logged as back-pressure. */
+    private static final long BACK_PRESSURE_NOTICE_MS = 500;
 
     /**
      * Timing of the channel.
      *
      * @param connectTimeout how long one connection attempt may take
-     * @param sendTimeout    how long one send may take before the connection is taken as dropped
-     * @param retryDelays    the wait before each reconnection attempt
+     * @param sendTimeout    how long one send may stay blocked (the manager not reading) before the manager is
+     *                       taken to be gone
+     * @param retryDelays    the wait before each connection attempt; the last one is repeated
      * @param closeTimeout   how long {@link #close} waits for the goodbye and the server's Close
      * @param pingInterval   how often the client pings the server
      * @param silenceTimeout how long the server may stay silent (no message, ping or pong) before the
      *                       connection is taken as dropped
+     * @param giveUp         how long the channel tries to (re)connect before it takes the manager to be gone
      */
     public record Settings(Duration connectTimeout, Duration sendTimeout, List<Duration> retryDelays, Duration closeTimeout,
-                           Duration pingInterval, Duration silenceTimeout) {
-        /**
-         * NNI's schedule: 10 s to connect, reconnection after 0, 1, 2, 3 and 4 s; a ping every 10 s, and
-         * 30 s of silence drop the connection.
-         */
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(30),
-                List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(4)),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30));
+                           Duration pingInterval, Duration silenceTimeout, Duration giveUp) {
+        /** The default give-up time: as long as an NNI manager keeps a dropped channel open. */
+        public static final Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
 
-        /** Copies the delays. */
+        /** {@link #withGiveUp} of {@link #DEFAULT_GIVE_UP}. */
+        public static final Settings DEFAULT = withGiveUp(DEFAULT_GIVE_UP);
+
+        /** Copies the delays; checks that the durations are positive. */
         public Settings {
             retryDelays = List.copyOf(retryDelays);
+            if (retryDelays.isEmpty()) {
+                throw new IllegalArgumentException("retryDelays must not be empty");
+            }
+            for (Duration d : List.of(connectTimeout, sendTimeout, closeTimeout, pingInterval, silenceTimeout, giveUp)) {
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("channel timings must be positive, got " + d);
+                }
+            }
+        }
+
+        /**
+         * NNI's schedule, bounded by one give-up time {@code g}: connection attempts after 0, 1, 2, 3, 4, 4, ... s
+         * for up to {@code g}, each taking at most min(10 s, g); a send blocked for {@code g} gives up; a ping every
+         * min(10 s, g / 4), and {@code g} of silence drops the connection.
+         */
+        public static Settings withGiveUp(Duration g) {
+            if (g.isNegative() || g.isZero()) {
+                throw new IllegalArgumentException("the give-up time must be positive, got " + g);
+            }
+            Duration ten = Duration.ofSeconds(10);
+            Duration quarter = g.dividedBy(4).isZero() ? Duration.ofMillis(1) : g.dividedBy(4);
+            return new Settings(min(ten, g), g,
+                    List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(4)),
+                    Duration.ofSeconds(5), min(ten, quarter), g, g);
+        }
+
+        private static Duration min(Duration a, Duration b) {
+            return a.compareTo(b) <= 0 ? a : b;
+        }
+
+        /** The wait before connection attempt {@code attempt} (1 for the first). */
+        Duration delayBefore(int attempt) {
+            return retryDelays.get(Math.min(attempt - 1, retryDelays.size() - 1));
         }
     }
 
@@ -87,8 +128,12 @@ public final class WebSocketChannel implements CommandChannel {
     /** The connection of this generation failed without a Close. */
     private record Dropped(int generation, Throwable cause) {}
 
+    /** The channel gave up on the manager. */
+    private record Lost(String why) {}
+
     private final URI uri;
     private final Settings settings;
+    private final long maxPayloadBytes;
     private final HttpClient client;
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     private final Object connectionLock = new Object();
@@ -105,58 +150,108 @@ public final class WebSocketChannel implements CommandChannel {
     private volatile boolean lost;
     private volatile boolean closing;
     private boolean receiveEnded; // receiving thread only
+    private boolean backPressured; // guarded by sendLock
 
-    private WebSocketChannel(URI uri, Settings settings) {
+    private WebSocketChannel(URI uri, Settings settings, long maxPayloadBytes) {
         this.uri = uri;
         this.settings = settings;
+        this.maxPayloadBytes = maxPayloadBytes;
         this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
     }
 
-    /**
-     * Connects to the manager, retrying on the reconnection schedule.
-     *
-     * @throws IOException when no attempt succeeds
-     */
+    /** {@link #connect(URI, Settings, long)} with the default payload limit. */
     public static WebSocketChannel connect(URI uri, Settings settings) throws IOException {
+        return connect(uri, settings, org.tunekit.dispatcher.protocol.PipeFrameCodec.DEFAULT_MAX_PAYLOAD);
+    }
+
+    /**
+     * Connects to the manager, retrying for up to the give-up time.
+     *
+     * @param maxPayloadBytes the largest message accepted from the manager, in UTF-8 bytes
+     * @throws ChannelLostException when no attempt succeeds within the give-up time
+     */
+    public static WebSocketChannel connect(URI uri, Settings settings, long maxPayloadBytes) throws IOException {
         String scheme = uri.getScheme();
         if (!"ws".equalsIgnoreCase(scheme) && !"wss".equalsIgnoreCase(scheme)) {
             throw new IllegalArgumentException("not a WebSocket URI (ws:// or wss://): " + uri);
         }
-        WebSocketChannel ch = new WebSocketChannel(uri, settings);
+        WebSocketChannel ch = new WebSocketChannel(uri, settings, maxPayloadBytes);
         synchronized (ch.connectionLock) {
-            IOException last = null;
-            for (Duration delay : settings.retryDelays().isEmpty() ? List.of(Duration.ZERO) : settings.retryDelays()) {
-                sleep(delay);
-                try {
-                    ch.current = ch.open(0);
-                    long ms = settings.pingInterval().toMillis();
-                    ch.keepAlive.scheduleWithFixedDelay(ch::checkLiveness, ms, ms, TimeUnit.MILLISECONDS);
-                    return ch;
-                } catch (IOException e) {
-                    last = e;
-                    LOG.warn("cannot connect to {}: {}", uri, e.getMessage());
-                }
+            ch.current = ch.connectWithin(0, "connect");
+            if (ch.current == null) {
+                ch.keepAlive.shutdownNow();
+                throw new ChannelLostException(ch.lostReason);
             }
-            ch.keepAlive.shutdownNow();
-            throw new IOException("cannot connect to the manager at " + uri + " after " + settings.retryDelays().size()
-                    + " attempts: " + (last == null ? "" : last.getMessage()), last);
+            long ms = settings.pingInterval().toMillis();
+            ch.keepAlive.scheduleWithFixedDelay(ch::checkLiveness, ms, ms, TimeUnit.MILLISECONDS);
+            return ch;
         }
     }
 
-    private Connection open(int generation) throws IOException {
+    private volatile String lostReason;
+
+    /**
+     * Tries to open a connection until the give-up time has passed. Holds {@link #connectionLock}.
+     *
+     * @return the connection, or {@code null} (with {@link #lostReason} set) when every attempt failed
+     */
+    private Connection connectWithin(int generation, String what) throws InterruptedIOException {
+        long start = System.nanoTime();
+        long deadline = start + settings.giveUp().toNanos();
+        int attempt = 0;
+        String last = "";
+        while (true) {
+            attempt++;
+            Duration delay = settings.delayBefore(attempt);
+            if (attempt > 1 && System.nanoTime() + delay.toNanos() >= deadline) {
+                break;
+            }
+            sleep(delay);
+            if (closing || peerEnded) {
+                lostReason = "the channel was closed while reconnecting";
+                return null;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (attempt > 1 && remaining <= 0) {
+                break;
+            }
+            Duration timeout = Duration.ofNanos(Math.max(Math.min(settings.connectTimeout().toNanos(), remaining), 1_000_000));
+            try {
+                Connection c = open(generation, timeout);
+                if (attempt > 1 || generation > 0) {
+                    LOG.info("{}ed to {} (attempt {})", what, uri, attempt);
+                }
+                return c;
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                last = e.getMessage();
+                LOG.warn("{} attempt {} to {} failed: {}", what, attempt, uri, last);
+            }
+        }
+        lostReason = "gave up on the manager at " + uri + ": no connection within the give-up time of "
+                + seconds(settings.giveUp()) + " (" + (attempt - 1) + " attempts; last: " + last + ")";
+        return null;
+    }
+
+    static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
+    }
+
+    private Connection open(int generation, Duration timeout) throws IOException {
         Connection c = new Connection(generation);
         CompletableFuture<WebSocket> f = client.newWebSocketBuilder()
-                .connectTimeout(settings.connectTimeout())
+                .connectTimeout(timeout)
                 .buildAsync(uri, c);
         try {
-            c.socket = f.get(settings.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+            c.socket = f.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
             return c;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new IOException("connection to " + uri + " failed: " + cause, cause);
         } catch (TimeoutException e) {
             f.cancel(true);
-            throw new IOException("connection to " + uri + " timed out after " + settings.connectTimeout(), e);
+            throw new IOException("connection to " + uri + " timed out after " + timeout, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while connecting to " + uri);
@@ -177,28 +272,33 @@ public final class WebSocketChannel implements CommandChannel {
                 return true;
             }
             current.socket.abort();
-            LOG.warn("the connection to {} dropped ({}); reconnecting", uri, String.valueOf(cause));
-            int attempt = 0;
-            for (Duration delay : settings.retryDelays()) {
-                attempt++;
-                if (closing || peerEnded) {
-                    return false;
-                }
-                sleep(delay);
-                try {
-                    current = open(failedGeneration + 1);
-                    LOG.info("reconnected to {} (attempt {})", uri, attempt);
-                    return true;
-                } catch (InterruptedIOException e) {
-                    throw e;
-                } catch (IOException e) {
-                    LOG.warn("reconnection attempt {} to {} failed: {}", attempt, uri, e.getMessage());
-                }
+            LOG.warn("the connection to {} dropped ({}); reconnecting for up to {}", uri, String.valueOf(cause), seconds(settings.giveUp()));
+            Connection c = connectWithin(failedGeneration + 1, "reconnect");
+            if (c != null) {
+                current = c;
+                return true;
             }
-            LOG.error("the manager at {} is gone: {} reconnection attempts failed", uri, attempt);
-            lost = true;
-            inbox.add(new End("the connection dropped and " + attempt + " reconnection attempts failed"));
+            if (closing || peerEnded) {
+                return false;
+            }
+            giveUp(lostReason);
             return false;
+        }
+    }
+
+    /** Takes the manager to be gone: the receiver hears of it, later sends are discarded. */
+    private void giveUp(String why) {
+        synchronized (connectionLock) {
+            if (lost) {
+                return;
+            }
+            lostReason = why;
+            lost = true;
+            LOG.error("{}", why);
+            inbox.add(new Lost(why));
+            if (current != null) {
+                current.socket.abort();
+            }
         }
     }
 
@@ -252,9 +352,15 @@ public final class WebSocketChannel implements CommandChannel {
             } else if (o instanceof End end) {
                 LOG.info("end of the command stream from {}: {}", uri, end.why());
                 receiveEnded = true;
+            } else if (o instanceof Lost l) {
+                receiveEnded = true;
+                throw new ChannelLostException(l.why());
             } else if (o instanceof Dropped d) {
                 if (!closing && !reconnect(d.generation(), d.cause())) {
                     receiveEnded = true;
+                    if (lost) {
+                        throw new ChannelLostException(lostReason);
+                    }
                 }
             }
         }
@@ -266,7 +372,7 @@ public final class WebSocketChannel implements CommandChannel {
         String text = encode(command);
         synchronized (sendLock) {
             if (peerEnded || lost || closed.get()) {
-                LOG.warn("discarding {}: the channel to {} has ended", command, uri);
+                LOG.warn("discarding {}: the channel to {} has ended", abbreviate(command.toString()), uri);
                 return;
             }
             outbox.add(text);
@@ -274,28 +380,49 @@ public final class WebSocketChannel implements CommandChannel {
         }
     }
 
-    /** Sends the outbox in order; on a failed send, reconnects and carries on. Holds {@link #sendLock}. */
+    /**
+     * Sends the outbox in order; on a failed send, reconnects and carries on. Holds {@link #sendLock}.
+     *
+     * @throws ChannelLostException when a send stays blocked for the send timeout, or the manager is gone
+     */
     private void drain() throws IOException {
         while (!outbox.isEmpty()) {
             if (peerEnded || lost) {
                 LOG.warn("discarding {} unsent replies: the channel to {} has ended", outbox.size(), uri);
                 outbox.clear();
+                if (lost) {
+                    throw new ChannelLostException(lostReason);
+                }
                 return;
             }
             Connection c = connection();
             try {
-                c.socket.sendText(outbox.peekFirst(), true).get(settings.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                CompletableFuture<WebSocket> sent = c.socket.sendText(outbox.peekFirst(), true);
+                long noticeMs = Math.min(BACK_PRESSURE_NOTICE_MS, settings.sendTimeout().toMillis());
+                try {
+                    sent.get(noticeMs, TimeUnit.MILLISECONDS);
+                    if (backPressured) {
+                        backPressured = false;
+                        LOG.info("the manager at {} reads again", uri);
+                    }
+                } catch (TimeoutException slow) {
+                    if (!backPressured) {
+                        backPressured = true;
+                        LOG.warn("back-pressure: a reply to {} has waited {} ms for the manager to read; waiting up to {} in all",
+                                uri, noticeMs, seconds(settings.sendTimeout()));
+                    }
+                    sent.get(settings.sendTimeout().toMillis() - noticeMs, TimeUnit.MILLISECONDS);
+                }
                 outbox.pollFirst();
-            } catch (ExecutionException | TimeoutException e) {
-                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            } catch (TimeoutException e) {
+                giveUp("gave up on the manager at " + uri + ": it has not read a reply for " + seconds(settings.sendTimeout())
+                        + " (the connection is open but the manager stopped reading)");
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
                 if (peerEnded) {
                     continue;
                 }
-                if (!reconnect(c.generation, cause)) {
-                    LOG.warn("discarding {} unsent replies: no connection to {}", outbox.size(), uri);
-                    outbox.clear();
-                    return;
-                }
+                reconnect(c.generation, cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while sending to " + uri);
@@ -420,6 +547,7 @@ public final class WebSocketChannel implements CommandChannel {
         final int generation;
         final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
         final StringBuilder partial = new StringBuilder();
+        boolean oversized;
         final AtomicBoolean silenced = new AtomicBoolean();
         volatile WebSocket socket;
         volatile long lastHeard = System.nanoTime();
@@ -452,26 +580,51 @@ public final class WebSocketChannel implements CommandChannel {
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
             lastHeard = System.nanoTime();
-            partial.append(data);
+            if (!oversized) {
+                partial.append(data);
+                // a char is at least one UTF-8 byte: beyond the limit in chars is beyond it in bytes
+                if (partial.length() > maxPayloadBytes) {
+                    oversized = true;
+                    partial.setLength(0);
+                    partial.trimToSize();
+                    inbox.add(new ProtocolException("a WebSocket message from " + uri + " is larger than the limit of "
+                            + maxPayloadBytes + " bytes (--max-frame-bytes)"));
+                }
+            }
             if (last) {
-                String text = partial.toString();
-                partial.setLength(0);
-                try {
-                    Object decoded = decode(text);
-                    if (decoded instanceof End) {
-                        peerEnded = true;
+                if (oversized) {
+                    oversized = false;
+                } else {
+                    String text = partial.toString();
+                    partial.setLength(0);
+                    if (partial.capacity() > 1 << 16) {
+                        partial.trimToSize();
                     }
-                    if (decoded != null) {
-                        inbox.add(decoded);
-                    } else {
-                        LOG.debug("_nop_ from {}", uri);
-                    }
-                } catch (ProtocolException e) {
-                    inbox.add(e);
+                    accept(text);
                 }
             }
             webSocket.request(1);
             return null;
+        }
+
+        private void accept(String text) {
+            try {
+                if ((long) text.length() * 3 > maxPayloadBytes && utf8Length(text) > maxPayloadBytes) {
+                    throw new ProtocolException("a WebSocket message from " + uri + " is larger than the limit of "
+                            + maxPayloadBytes + " bytes (--max-frame-bytes)");
+                }
+                Object decoded = decode(text);
+                if (decoded instanceof End) {
+                    peerEnded = true;
+                }
+                if (decoded != null) {
+                    inbox.add(decoded);
+                } else {
+                    LOG.debug("_nop_ from {}", uri);
+                }
+            } catch (ProtocolException e) {
+                inbox.add(e);
+            }
         }
 
         @Override
@@ -503,9 +656,34 @@ public final class WebSocketChannel implements CommandChannel {
         @Override
         public void onError(WebSocket webSocket, Throwable error) {
             closedByServer.complete(null);
-            if (!closing) {
-                inbox.add(new Dropped(generation, error));
+            if (closing) {
+                return;
+            }
+            if (error instanceof java.net.ProtocolException || !(error instanceof IOException)) {
+                // the server broke RFC 6455 (a reserved opcode, a masked or oversized control frame, bad UTF-8...):
+                // reconnecting would meet the same server, so this is the manager's error, not a network fault
+                inbox.add(new ProtocolException("the manager at " + uri + " sent data that is not a valid WebSocket frame: " + error));
+                return;
+            }
+            inbox.add(new Dropped(generation, error));
+        }
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
             }
         }
+        return n;
     }
 }

@@ -8,9 +8,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Queue;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,13 +45,21 @@ import org.zeromq.ZMonitor;
  *       {@code [identity, frame]}. A message of several frames is a protocol error.</li>
  *   <li>End of stream: a {@code TE} command (after it, {@link #receive} returns {@code null}), or a
  *       zero-length frame from the manager.</li>
- *   <li>Liveness: ZMTP heartbeats (a PING every {@link Settings#heartbeatInterval}, the connection
+ *  *   <li>Liveness: ZMTP heartbeats (a PING every {@link Settings#heartbeatInterval}, the connection
  *       dropped when no traffic arrives for {@link Settings#heartbeatTimeout}) and a socket monitor. After
- *       a disconnection ZeroMQ reconnects by itself; when the manager has not come back within
- *       {@link Settings#reconnectGrace}, or the first connection does not come within
- *       {@link Settings#connectTimeout}, the manager is taken to be gone: {@link #receive} returns end of
- *       stream and later replies are discarded. The process therefore never waits for a vanished
- *       manager.</li>
+ *       a disconnection ZeroMQ reconnects by itself, and once the ZMTP handshake succeeds again the
+ *       dispatcher sends another hello, so a manager that restarted learns its identity. Replies sent
+ *       meanwhile wait in ZeroMQ's queue and go out after the reconnection; a frame that was on the wire
+ *       when the connection dropped is lost. When the manager has not come back within
+ *       {@link Settings#reconnectGrace}, or the first handshake does not come within
+ *       {@link Settings#connectTimeout} (a peer that does not speak ZMTP never completes one), the manager
+ *       is taken to be gone: {@link #receive} throws {@link ChannelLostException} and later replies are
+ *       discarded. The process therefore never waits for a vanished manager.</li>
+ *   <li>Back-pressure: replies wait in a queue of at most {@link Settings#maxQueued} frames (then in
+ *       ZeroMQ's own queue of as many, its send high-water mark, then in the kernel's socket buffer).
+ *       When the queue is full {@link #send} blocks; when it stays full for {@link Settings#sendTimeout}
+ *       (the manager stopped reading) the manager is taken to be gone.</li>
+ *   <li>A frame larger than the payload limit (plus the two code bytes) is a protocol error.</li>
  *   <li>On close, replies still queued are given {@link Settings#linger} to reach the manager.</li>
  * </ul>
  *
@@ -64,42 +72,84 @@ public final class ZmqChannel implements CommandChannel {
     private static final byte[] HELLO = new byte[0];
 
     /**
-     * Timing of the channel.
+     * Timing and bounds of the channel.
      *
-     * @param connectTimeout    how long the first connection may take
+     * @param connectTimeout    how long the first connection (its ZMTP handshake) may take
      * @param handshakeTimeout  how long a ZMTP handshake may take before the connection is retried
      * @param heartbeatInterval how often ZMTP PINGs go out
      * @param heartbeatTimeout  silence after which the connection is dropped
      * @param reconnectGrace    how long the manager may stay disconnected before it is taken to be gone
      * @param linger            how long queued replies may take to leave on close
+     * @param sendTimeout       how long {@link #send} may wait for room in a full queue before the manager is
+     *                          taken to be gone
+     * @param maxQueued         the most replies waiting in the channel's queue (and in ZeroMQ's)
      */
     public record Settings(Duration connectTimeout, Duration handshakeTimeout, Duration heartbeatInterval, Duration heartbeatTimeout,
-                           Duration reconnectGrace, Duration linger) {
+                           Duration reconnectGrace, Duration linger, Duration sendTimeout, int maxQueued) {
+        /** The default give-up time. */
+        public static final Duration DEFAULT_GIVE_UP = Duration.ofSeconds(30);
+
+        /** {@link #withGiveUp} of {@link #DEFAULT_GIVE_UP}. */
+        public static final Settings DEFAULT = withGiveUp(DEFAULT_GIVE_UP);
+
+        /** The default bound of the reply queue. */
+        public static final int DEFAULT_MAX_QUEUED = 1000;
+
+        /** Checks the values. */
+        public Settings {
+            for (Duration d : List.of(connectTimeout, handshakeTimeout, heartbeatInterval, heartbeatTimeout, reconnectGrace, sendTimeout)) {
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("channel timings must be positive, got " + d);
+                }
+            }
+            if (maxQueued < 1) {
+                throw new IllegalArgumentException("maxQueued must be >= 1, got " + maxQueued);
+            }
+        }
+
         /**
-         * 10 s to connect, 1 s for a handshake, a heartbeat each second, 5 s of silence drops the connection,
-         * 10 s to come back, 2 s of linger.
+         * One give-up time {@code g} for everything: the first connection, a disconnection and a full queue may each
+         * last {@code g}; a handshake min(1 s, g), a heartbeat every min(1 s, g / 5), min(5 s, g) of silence drops the
+         * connection; 2 s of linger; {@value #DEFAULT_MAX_QUEUED} queued replies.
          */
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(2));
+        public static Settings withGiveUp(Duration g) {
+            if (g.isNegative() || g.isZero()) {
+                throw new IllegalArgumentException("the give-up time must be positive, got " + g);
+            }
+            Duration fifth = g.dividedBy(5).isZero() ? Duration.ofMillis(1) : g.dividedBy(5);
+            return new Settings(g, min(Duration.ofSeconds(1), g), min(Duration.ofSeconds(1), fifth), min(Duration.ofSeconds(5), g),
+                    g, Duration.ofSeconds(2), g, DEFAULT_MAX_QUEUED);
+        }
+
+        private static Duration min(Duration a, Duration b) {
+            return a.compareTo(b) <= 0 ? a : b;
+        }
     }
 
     private record End(String why) {}
+
+    private record Lost(String why) {}
 
     private final String endpoint;
     private final Settings settings;
     private final byte[] identity;
     private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
-    private final Queue<byte[]> outbox = new ConcurrentLinkedQueue<>();
+    private final BlockingQueue<byte[]> outbox;
+    private final long maxFrameBytes;
     private final Pipe wake;
     private final Thread io;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean lost;
+    private volatile String lostReason;
+    private volatile boolean backPressured;
     private boolean receiveEnded; // receiving thread only
 
-    private ZmqChannel(String endpoint, Settings settings) throws IOException {
+    private ZmqChannel(String endpoint, Settings settings, long maxPayloadBytes) throws IOException {
         this.endpoint = endpoint;
         this.settings = settings;
+        this.outbox = new LinkedBlockingQueue<>(settings.maxQueued());
+        this.maxFrameBytes = maxPayloadBytes + 2;
         this.identity = ("tunekit-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet())
                 .getBytes(StandardCharsets.US_ASCII);
         this.wake = Pipe.open();
@@ -114,10 +164,17 @@ public final class ZmqChannel implements CommandChannel {
      * Returns at once: ZeroMQ connects in the background, and the connect timeout is enforced by {@link #receive}.
      */
     public static ZmqChannel connect(String endpoint, Settings settings) throws IOException {
+        return connect(endpoint, settings, org.tunekit.dispatcher.protocol.PipeFrameCodec.DEFAULT_MAX_PAYLOAD);
+    }
+
+    /**
+     * {@link #connect(String, Settings)}, accepting payloads of at most {@code maxPayloadBytes}.
+     */
+    public static ZmqChannel connect(String endpoint, Settings settings, long maxPayloadBytes) throws IOException {
         if (!endpoint.startsWith("tcp://")) {
             throw new IllegalArgumentException("not a ZeroMQ tcp:// endpoint: " + endpoint);
         }
-        ZmqChannel ch = new ZmqChannel(endpoint, settings);
+        ZmqChannel ch = new ZmqChannel(endpoint, settings, maxPayloadBytes);
         ch.outbox.add(HELLO);
         ch.io.start();
         return ch;
@@ -142,6 +199,7 @@ public final class ZmqChannel implements CommandChannel {
             socket.setReconnectIVL(100);
             socket.setReconnectIVLMax(1000);
             socket.setLinger((int) settings.linger().toMillis());
+            socket.setSndHWM(settings.maxQueued());
             String monitorAddress = "inproc://tunekit-monitor-" + new String(identity, StandardCharsets.US_ASCII);
             socket.monitor(monitorAddress, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
             ZMQ.Socket monitor = context.createSocket(SocketType.PAIR);
@@ -155,10 +213,20 @@ public final class ZmqChannel implements CommandChannel {
             ByteBuffer wakeBytes = ByteBuffer.allocate(64);
 
             long started = System.nanoTime();
+            boolean receivedSomething = false;
             boolean everConnected = false;
             long disconnectedSince = -1;
+            boolean helloAgain = false;
+            long handshakeAt = -1;
+            int handshakes = 0;
+            // how long a handshaken connection must last to count as the manager being there
+            long stableNanos = Math.min(Duration.ofSeconds(1).toNanos(), settings.reconnectGrace().toNanos() / 2);
             while (!stopping && !lost) {
                 sendQueued(socket);
+                if (backPressured && outbox.isEmpty()) {
+                    backPressured = false;
+                    LOG.info("the manager at {} reads again: the reply queue has drained", endpoint);
+                }
                 poller.poll(outbox.isEmpty() ? 200 : 10);
                 if (poller.pollin(wakeIndex)) {
                     while (wake.source().read(wakeBytes.clear()) > 0) {
@@ -166,30 +234,50 @@ public final class ZmqChannel implements CommandChannel {
                     }
                 }
                 if (poller.pollin(socketIndex)) {
-                    receiveAll(socket);
+                    receivedSomething = receiveAll(socket) > 0;
                 }
                 if (poller.pollin(monitorIndex)) {
                     ZEvent event;
                     while ((event = ZEvent.recv(monitor, ZMQ.DONTWAIT)) != null) {
                         ZMonitor.Event e = event.getEvent();
-                        if (e == ZMonitor.Event.CONNECTED || e == ZMonitor.Event.HANDSHAKE_PROTOCOL) {
-                            if (disconnectedSince >= 0) {
-                                LOG.info("reconnected to {}", endpoint);
-                            }
-                            everConnected = true;
-                            disconnectedSince = -1;
+                        if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL) {
+                            // a TCP connection alone proves nothing, nor does this event alone: jeromq takes any
+                            // peer whose greeting is not ZMTP 2/3 for a ZMTP 1.0 one; the connection must also last
+                            handshakeAt = System.nanoTime();
+                            handshakes++;
                         } else if (e == ZMonitor.Event.DISCONNECTED) {
-                            LOG.warn("the connection to the manager at {} dropped; waiting up to {} for it to come back",
-                                    endpoint, settings.reconnectGrace());
-                            disconnectedSince = System.nanoTime();
+                            handshakeAt = -1;
+                            if (everConnected && disconnectedSince < 0) {
+                                LOG.warn("the connection to the manager at {} dropped; waiting up to {} for it to come back",
+                                        endpoint, WebSocketChannel.seconds(settings.reconnectGrace()));
+                                disconnectedSince = System.nanoTime();
+                            }
                         }
                     }
                 }
+                if (handshakeAt >= 0 && (System.nanoTime() - handshakeAt > stableNanos || receivedSomething)) {
+                    handshakeAt = -1;
+                    if (handshakes > 1) {
+                        // the manager may be a new one (restarted on the same endpoint): tell it who this is
+                        LOG.info("reconnected to {}; saying hello again", endpoint);
+                        helloAgain = true;
+                    }
+                    everConnected = true;
+                    disconnectedSince = -1;
+                }
+                receivedSomething = false;
+                if (helloAgain) {
+                    // after whatever waited for the reconnection; a manager that knows the identity ignores it
+                    helloAgain = !socket.send(HELLO, ZMQ.DONTWAIT);
+                }
                 long now = System.nanoTime();
                 if (!everConnected && now - started > settings.connectTimeout().toNanos()) {
-                    markLost("no connection to " + endpoint + " within " + settings.connectTimeout());
+                    markLost("gave up on the manager at " + endpoint + ": no ZeroMQ connection within the give-up time of "
+                            + WebSocketChannel.seconds(settings.connectTimeout())
+                            + " (nothing listening, or a peer that does not speak ZMTP)");
                 } else if (disconnectedSince >= 0 && now - disconnectedSince > settings.reconnectGrace().toNanos()) {
-                    markLost("the manager at " + endpoint + " has been unreachable for " + settings.reconnectGrace());
+                    markLost("gave up on the manager at " + endpoint + ": it has been unreachable for the give-up time of "
+                            + WebSocketChannel.seconds(settings.reconnectGrace()));
                 }
             }
             if (!lost) {
@@ -212,9 +300,16 @@ public final class ZmqChannel implements CommandChannel {
     }
 
     private void markLost(String why) {
-        LOG.error("{}: taking the manager to be gone", why);
-        lost = true;
-        inbox.add(new End(why));
+        synchronized (outbox) {
+            if (lost) {
+                return;
+            }
+            lostReason = why;
+            lost = true;
+        }
+        LOG.error("{}", why);
+        inbox.add(new Lost(why));
+        wakeUp();
     }
 
     /** Hands queued frames to ZeroMQ without blocking; what it cannot take yet stays queued, in order. */
@@ -228,9 +323,12 @@ public final class ZmqChannel implements CommandChannel {
         }
     }
 
-    private void receiveAll(ZMQ.Socket socket) {
+    /** Takes every message ZeroMQ holds into the inbox; returns how many. */
+    private int receiveAll(ZMQ.Socket socket) {
         byte[] frame;
+        int n = 0;
         while ((frame = socket.recv(ZMQ.DONTWAIT)) != null) {
+            n++;
             if (socket.hasReceiveMore()) {
                 int parts = 1;
                 while (socket.hasReceiveMore()) {
@@ -241,6 +339,11 @@ public final class ZmqChannel implements CommandChannel {
                         + "; each command is a single frame"));
                 continue;
             }
+            if (frame.length > maxFrameBytes) {
+                inbox.add(new ProtocolException("a frame of " + frame.length + " bytes from " + endpoint + "; the limit is "
+                        + (maxFrameBytes - 2) + " bytes of payload (--max-frame-bytes)"));
+                continue;
+            }
             try {
                 Object decoded = decode(frame);
                 inbox.add(decoded);
@@ -248,6 +351,7 @@ public final class ZmqChannel implements CommandChannel {
                 inbox.add(e);
             }
         }
+        return n;
     }
 
     /** Decodes one frame from the manager: a command, or an {@link End} for a zero-length frame. */
@@ -310,19 +414,60 @@ public final class ZmqChannel implements CommandChannel {
             } else if (o instanceof End end) {
                 LOG.info("end of the command stream from {}: {}", endpoint, end.why());
                 receiveEnded = true;
+            } else if (o instanceof Lost l) {
+                receiveEnded = true;
+                throw new ChannelLostException(l.why());
             }
         }
         return null;
     }
 
+    /**
+     * Queues a reply for the I/O thread. Blocks while the queue is full.
+     *
+     * @throws ChannelLostException when the queue stays full for the send timeout (the manager stopped reading;
+     *                              later replies are discarded), or when this is the first reply after the
+     *                              manager was taken to be gone
+     */
     @Override
     public void send(Command command) throws IOException {
         if (lost || closed.get()) {
             LOG.warn("discarding {}: the channel to {} has ended", command, endpoint);
             return;
         }
-        outbox.add(encode(command));
+        byte[] frame = encode(command);
+        try {
+            if (!outbox.offer(frame)) {
+                wakeUp();
+                if (!backPressured) {
+                    backPressured = true;
+                    LOG.warn("back-pressure: the queue of replies to {} is full ({}); waiting up to {} for the manager to read",
+                            endpoint, settings.maxQueued(), WebSocketChannel.seconds(settings.sendTimeout()));
+                }
+                long deadline = System.nanoTime() + settings.sendTimeout().toNanos();
+                while (!outbox.offer(frame, 50, TimeUnit.MILLISECONDS)) {
+                    if (lost || closed.get()) {
+                        LOG.warn("discarding {}: the channel to {} has ended", command, endpoint);
+                        return;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        markLost("gave up on the manager at " + endpoint + ": it has not taken a reply for "
+                                + WebSocketChannel.seconds(settings.sendTimeout()) + " (" + outbox.size()
+                                + " replies waiting in the channel's queue, its bound, and as many in ZeroMQ's)");
+                        throw new ChannelLostException(lostReason);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for room in the queue to " + endpoint);
+        }
         wakeUp();
+    }
+
+    /** How many replies wait in the channel's queue (for tests and diagnostics). */
+    int queued() {
+        return outbox.size();
     }
 
     private void wakeUp() {

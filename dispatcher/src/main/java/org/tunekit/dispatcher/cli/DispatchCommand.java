@@ -12,6 +12,7 @@ import org.tunekit.dispatcher.ErrorReporter;
 import org.tunekit.dispatcher.MsgDispatcherBase;
 import org.tunekit.dispatcher.channel.CommandChannel;
 import org.tunekit.dispatcher.channel.ChannelAddress;
+import org.tunekit.dispatcher.channel.ChannelLostException;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.protocol.PipeFrameCodec;
@@ -44,6 +45,12 @@ public final class DispatchCommand implements Callable<Integer> {
             description = "How long queued work may take to finish after TE (default: ${DEFAULT-VALUE}).")
     double stopTimeoutSeconds = 20;
 
+    @Option(names = "--give-up-after", paramLabel = "SECONDS",
+            description = "How long a ws:// or tcp:// channel tries to reach a manager that is gone (no first connection, a drop it "
+                    + "does not come back from, replies it does not read) before the dispatcher gives up and exits with status 3. "
+                    + "Default: $TUNEKIT_CHANNEL_GIVE_UP_MS milliseconds, else 30.")
+    Double giveUpSeconds;
+
     @Option(names = "--stats",
             description = "At the end, print to stderr how many commands of each kind were handled and how long they took "
                     + "(mean, p99, max), and how long the queues grew. The log has the same figures every $TUNEKIT_STATS_INTERVAL_S "
@@ -58,7 +65,10 @@ public final class DispatchCommand implements Callable<Integer> {
         PrintStreamGuard.protectStdout();
         CommandChannel ch;
         try {
-            ch = ChannelOpener.open(channel, env, maxFrameBytes);
+            ch = ChannelOpener.open(channel, env, maxFrameBytes, giveUpSeconds);
+        } catch (ChannelLostException e) {
+            System.err.println("tunekit dispatch: " + e.getMessage() + " (exit status " + ChannelLostException.EXIT_STATUS + ")");
+            return ChannelLostException.EXIT_STATUS;
         } catch (Exception e) {
             System.err.println("tunekit dispatch: cannot open the command channel: " + e.getMessage());
             return 1;
@@ -104,8 +114,8 @@ public final class DispatchCommand implements Callable<Integer> {
     static final class ChannelOpener {
         private ChannelOpener() {}
 
-        static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes) throws Exception {
-            return ChannelAddress.open(uri, env, maxFrameBytes);
+        static CommandChannel open(String uri, Map<String, String> env, long maxFrameBytes, Double giveUpSeconds) throws Exception {
+            return ChannelAddress.open(uri, env, maxFrameBytes, ChannelAddress.giveUp(giveUpSeconds, env));
         }
     }
 }

@@ -111,6 +111,24 @@ class ChannelAddressTest {
         }
     }
 
+    @Test
+    void theGiveUpTimeComesFromTheOptionElseTheEnvironmentElseTheDefault() {
+        Map<String, String> env = Map.of(ChannelAddress.GIVE_UP_VARIABLE, "1500");
+        assertThat(ChannelAddress.giveUp(2.5, env)).isEqualTo(java.time.Duration.ofMillis(2500));
+        assertThat(ChannelAddress.giveUp(null, env)).isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(ChannelAddress.giveUp(null, Map.of())).isEqualTo(ChannelAddress.DEFAULT_GIVE_UP);
+    }
+
+    @Test
+    void aGiveUpTimeThatIsNotPositiveIsRefusedNamingWhereItCameFrom() {
+        assertThatThrownBy(() -> ChannelAddress.giveUp(0.0, Map.of())).hasMessageContaining("--give-up-after must be a positive number");
+        assertThatThrownBy(() -> ChannelAddress.giveUp(Double.NaN, Map.of())).hasMessageContaining("--give-up-after");
+        assertThatThrownBy(() -> ChannelAddress.giveUp(null, Map.of(ChannelAddress.GIVE_UP_VARIABLE, "2s")))
+                .hasMessageContaining("TUNEKIT_CHANNEL_GIVE_UP_MS must be a positive whole number of milliseconds, got '2s'");
+        assertThatThrownBy(() -> ChannelAddress.giveUp(null, Map.of(ChannelAddress.GIVE_UP_VARIABLE, "-5")))
+                .hasMessageContaining("TUNEKIT_CHANNEL_GIVE_UP_MS");
+    }
+
     private static void mkfifo(Path p) throws Exception {
         Process mk = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start();
         assertThat(mk.waitFor(10, TimeUnit.SECONDS)).isTrue();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ class WebSocketChannelTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final WebSocketChannel.Settings FAST = new WebSocketChannel.Settings(Duration.ofSeconds(5),
             Duration.ofSeconds(5), List.of(Duration.ZERO, Duration.ofMillis(50), Duration.ofMillis(100)), Duration.ofSeconds(2),
-            Duration.ofMillis(100), Duration.ofSeconds(3));
+            Duration.ofMillis(100), Duration.ofSeconds(3), Duration.ofSeconds(2));
 
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
@@ -239,12 +240,74 @@ class WebSocketChannelTest {
     }
 
     @Test
-    void aManagerThatNeverComesBackEndsTheStream() throws Exception {
+    void aManagerThatNeverComesBackIsGivenUpOn() throws Exception {
         ManagerWebSocketServer s = server(Duration.ofSeconds(5));
         WebSocketChannel ch = connect(s);
         s.close();
-        assertThat(ch.receive()).isNull();
+        assertThatThrownBy(ch::receive).isInstanceOf(ChannelLostException.class)
+                .hasMessageContaining("gave up on the manager at " + s.url())
+                .hasMessageContaining("give-up time of 2 s");
+        // later replies are discarded, not an error of their own
         ch.send(Command.of(CommandType.NO_MORE_TRIAL_JOBS));
+        assertThat(ch.receive()).isNull();
+    }
+
+    @Test
+    void aMessageOverThePayloadLimitIsAProtocolError() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(5));
+        WebSocketChannel ch = WebSocketChannel.connect(URI.create(s.url()), FAST, 100);
+        toClose.add(ch);
+        assertThat(s.awaitConnection(WAIT)).isTrue();
+        s.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+        s.sendFragmented("{\"type\": \"IN\", \"content\": \"" + "x".repeat(300) + "\"}", 3);
+        s.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "2"));
+        assertThat(ch.receive()).isEqualTo(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+        assertThatThrownBy(ch::receive).isInstanceOf(ProtocolException.class).hasMessageContaining("larger than the limit of 100 bytes");
+        // the rest of the oversized message is skipped, not taken for a new one
+        assertThat(ch.receive()).isEqualTo(new Command(CommandType.REQUEST_TRIAL_JOBS, "2"));
+    }
+
+    @Test
+    void aMessageOverTheLimitOnlyInUtf8BytesIsRefused() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(5));
+        WebSocketChannel ch = WebSocketChannel.connect(URI.create(s.url()), FAST, 100);
+        toClose.add(ch);
+        assertThat(s.awaitConnection(WAIT)).isTrue();
+        // 60 characters, 180 bytes
+        s.send(new Command(CommandType.INITIALIZE, "\u20ac".repeat(60)));
+        assertThatThrownBy(ch::receive).isInstanceOf(ProtocolException.class).hasMessageContaining("larger than the limit of 100 bytes");
+    }
+
+    @Test
+    void bytesThatAreNotAWebSocketFrameAreAProtocolErrorNotAReconnection() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(5));
+        WebSocketChannel ch = connect(s);
+        // opcode 0x3 is reserved (RFC 6455, 5.2)
+        s.sendRaw(new byte[] {(byte) 0x83, 0x02, 'h', 'i'});
+        assertThatThrownBy(ch::receive).isInstanceOf(ProtocolException.class).hasMessageContaining("not a valid WebSocket frame");
+        assertThat(s.connections()).isEqualTo(1);
+    }
+
+    @Test
+    void aTruncatedFrameIsADroppedConnection() throws Exception {
+        ManagerWebSocketServer s = server(Duration.ofSeconds(5));
+        WebSocketChannel ch = connect(s);
+        ExecutorService receiver = Executors.newSingleThreadExecutor();
+        try {
+            Future<Command> next = receiver.submit(ch::receive);
+            // a text frame announcing 100 bytes, 10 of them sent, then the connection drops
+            byte[] partial = new byte[12];
+            partial[0] = (byte) 0x81;
+            partial[1] = 100;
+            System.arraycopy("{\"type\": \"G".getBytes(StandardCharsets.US_ASCII), 0, partial, 2, 10);
+            s.sendRaw(partial);
+            s.dropConnection();
+            s.send(new Command(CommandType.REQUEST_TRIAL_JOBS, "3"));
+            assertThat(s.awaitConnection(WAIT)).as("reconnection").isTrue();
+            assertThat(next.get(10, TimeUnit.SECONDS)).isEqualTo(new Command(CommandType.REQUEST_TRIAL_JOBS, "3"));
+        } finally {
+            receiver.shutdownNow();
+        }
     }
 
     @Test
@@ -252,7 +315,7 @@ class WebSocketChannelTest {
         ManagerWebSocketServer s = server(Duration.ofSeconds(60));
         s.setAnswerPings(false);
         WebSocketChannel.Settings impatient = new WebSocketChannel.Settings(Duration.ofSeconds(5), Duration.ofSeconds(5),
-                List.of(Duration.ZERO), Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofMillis(300));
+                List.of(Duration.ZERO), Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofMillis(300), Duration.ofSeconds(5));
         WebSocketChannel ch = WebSocketChannel.connect(URI.create(s.url()), impatient);
         toClose.add(ch);
         assertThat(s.awaitConnection(WAIT)).isTrue();
@@ -307,9 +370,9 @@ class WebSocketChannelTest {
         }
         URI uri = URI.create("ws://127.0.0.1:" + port + "/tuner");
         assertThatThrownBy(() -> WebSocketChannel.connect(uri, FAST))
-                .isInstanceOf(IOException.class)
+                .isInstanceOf(ChannelLostException.class)
                 .hasMessageContaining(uri.toString())
-                .hasMessageContaining("after 3 attempts");
+                .hasMessageContaining("no connection within the give-up time of 2 s");
     }
 
     private static int waitForDisconnect(ManagerWebSocketServer s) throws InterruptedException {

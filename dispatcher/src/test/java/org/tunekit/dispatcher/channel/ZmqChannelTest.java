@@ -3,6 +3,7 @@ package org.tunekit.dispatcher.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import org.tunekit.dispatcher.testing.ManagerZmqPeer;
 class ZmqChannelTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final ZmqChannel.Settings FAST = new ZmqChannel.Settings(Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(100),
-            Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofSeconds(2));
+            Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ofSeconds(1), 1000);
 
     private final List<AutoCloseable> toClose = new ArrayList<>();
 
@@ -110,23 +111,89 @@ class ZmqChannelTest {
     }
 
     @Test
-    void aManagerThatGoesAwayEndsTheStreamAfterTheGracePeriod() throws Exception {
+    void aManagerThatGoesAwayIsGivenUpOnAfterTheGracePeriod() throws Exception {
         ManagerZmqPeer p = ManagerZmqPeer.bind();
         ZmqChannel ch = connect(p, FAST);
         p.close();
-        assertThat(ch.receive()).isNull();
+        assertThatThrownBy(ch::receive).isInstanceOf(ChannelLostException.class)
+                .hasMessageContaining("gave up on the manager at " + p.endpoint());
         ch.send(Command.of(CommandType.NO_MORE_TRIAL_JOBS));
+        assertThat(ch.receive()).isNull();
     }
 
     @Test
-    void noManagerWithinTheConnectTimeoutEndsTheStream() throws Exception {
+    void aPeerThatDoesNotSpeakZmtpIsGivenUpOn() throws Exception {
+        try (ServerSocket junk = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread t = new Thread(() -> {
+                while (!junk.isClosed()) {
+                    try (java.net.Socket s = junk.accept()) {
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                        s.getOutputStream().flush();
+                        Thread.sleep(50);
+                    } catch (IOException | InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            ZmqChannel ch = ZmqChannel.connect("tcp://127.0.0.1:" + junk.getLocalPort(), FAST);
+            toClose.add(ch);
+            assertThatThrownBy(ch::receive).isInstanceOf(ChannelLostException.class)
+                    .hasMessageContaining("no ZeroMQ connection within the give-up time of 1 s");
+        }
+    }
+
+    @Test
+    void aFrameOverThePayloadLimitIsAProtocolError() throws Exception {
+        ManagerZmqPeer p = peer();
+        ZmqChannel ch = ZmqChannel.connect(p.endpoint(), FAST, 100);
+        toClose.add(ch);
+        p.awaitHello(WAIT);
+        p.send(new Command(CommandType.INITIALIZE, "x".repeat(101)));
+        p.send(new Command(CommandType.INITIALIZE, "x".repeat(100)));
+        assertThatThrownBy(ch::receive).isInstanceOf(ProtocolException.class).hasMessageContaining("a frame of 103 bytes")
+                .hasMessageContaining("the limit is 100 bytes");
+        assertThat(ch.receive()).isEqualTo(new Command(CommandType.INITIALIZE, "x".repeat(100)));
+    }
+
+    @Test
+    void repliesNobodyTakesFillABoundedQueueThenTheManagerIsGivenUpOn() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        ZmqChannel.Settings bounded = new ZmqChannel.Settings(Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofMillis(100),
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofMillis(300), 10);
+        ZmqChannel ch = ZmqChannel.connect("tcp://127.0.0.1:" + port, bounded);
+        toClose.add(ch);
+        int sent = 0;
+        Throwable thrown = null;
+        // nothing listens: ZeroMQ takes up to its high-water mark (10), then the channel's queue fills
+        while (sent < 1000 && thrown == null) {
+            try {
+                ch.send(new Command(CommandType.NEW_TRIAL_JOB, "{\"parameter_id\": " + sent + "}"));
+                sent++;
+            } catch (ChannelLostException e) {
+                thrown = e;
+            }
+        }
+        assertThat(thrown).as("a send gave up after %d replies", sent).isNotNull()
+                .hasMessageContaining("has not taken a reply for 0.3 s").hasMessageContaining("10 replies waiting");
+        assertThat(sent).isBetween(10, 21);
+        assertThat(ch.queued()).isLessThanOrEqualTo(10);
+        assertThatThrownBy(ch::receive).isInstanceOf(ChannelLostException.class);
+    }
+
+    @Test
+    void noManagerWithinTheConnectTimeoutIsGivenUpOn() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
         ZmqChannel ch = ZmqChannel.connect("tcp://127.0.0.1:" + port, FAST);
         toClose.add(ch);
-        assertThat(ch.receive()).isNull();
+        assertThatThrownBy(ch::receive).isInstanceOf(ChannelLostException.class).hasMessageContaining("tcp://127.0.0.1:" + port);
     }
 
     @Test
@@ -179,12 +246,13 @@ class ZmqChannelTest {
     void theChannelOutlivesAShortDisconnection() throws Exception {
         ManagerZmqPeer p = peer();
         ZmqChannel.Settings patient = new ZmqChannel.Settings(Duration.ofSeconds(5), Duration.ofMillis(500), Duration.ofMillis(100),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(2));
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(30), 1000);
         ZmqChannel ch = connect(p, patient);
         String endpoint = p.endpoint();
         p.close();
         try (ManagerZmqPeer again = ManagerZmqPeer.bind(endpoint)) {
-            // the hello is not repeated: the manager learns the (unchanged) identity from the first reply
+            // a hello follows the reconnection, so the manager that came back learns the (unchanged) identity
+            assertThat(again.awaitHello(WAIT)).isEqualTo(ch.identity());
             ch.send(Command.of(CommandType.INITIALIZED));
             Command first = again.next(WAIT);
             assertThat(first).isEqualTo(Command.of(CommandType.INITIALIZED));

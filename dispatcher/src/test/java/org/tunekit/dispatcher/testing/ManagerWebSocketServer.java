@@ -84,9 +84,15 @@ public final class ManagerWebSocketServer implements AutoCloseable {
     private Socket client; // guarded by this
     private volatile boolean closed;
     private volatile boolean answerPings = true;
+    private final Object readGate = new Object();
+    private boolean reading = true; // guarded by readGate
 
-    private ManagerWebSocketServer(String path, Duration pingInterval) throws IOException {
+    private ManagerWebSocketServer(String path, Duration pingInterval, int receiveBuffer) throws IOException {
         this.server = new ServerSocket();
+        if (receiveBuffer > 0) {
+            // before bind, so that accepted sockets get it (and the window it implies) from the start
+            server.setReceiveBufferSize(receiveBuffer);
+        }
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         this.path = path;
         this.pinger = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -108,7 +114,12 @@ public final class ManagerWebSocketServer implements AutoCloseable {
 
     /** Starts a server for {@code path}, pinging at {@code pingInterval}. */
     public static ManagerWebSocketServer start(String path, Duration pingInterval) throws IOException {
-        return new ManagerWebSocketServer(path, pingInterval);
+        return new ManagerWebSocketServer(path, pingInterval, 0);
+    }
+
+    /** Starts a server whose connections have a receive buffer of about {@code bytes} (the kernel may round it). */
+    public static ManagerWebSocketServer startWithReceiveBuffer(String path, Duration pingInterval, int bytes) throws IOException {
+        return new ManagerWebSocketServer(path, pingInterval, bytes);
     }
 
     /** The URL clients connect to. */
@@ -157,6 +168,37 @@ public final class ManagerWebSocketServer implements AutoCloseable {
     public synchronized void sendText(String text) {
         pending.add(text);
         flushPending();
+    }
+
+    /** Writes raw bytes to the connected client, as they are (to play a manager that breaks the framing). */
+    public synchronized void sendRaw(byte[] bytes) throws IOException {
+        OutputStream out = requireClient().getOutputStream();
+        out.write(bytes);
+        out.flush();
+    }
+
+    /**
+     * Stops (false) or resumes (true) reading what clients send, as a manager that stopped reading would: the
+     * bytes then pile up in the kernel's buffers until the client's sends block.
+     */
+    public void setReading(boolean reading) {
+        synchronized (readGate) {
+            this.reading = reading;
+            readGate.notifyAll();
+        }
+    }
+
+    private void awaitReading() throws IOException {
+        synchronized (readGate) {
+            while (!reading && !closed) {
+                try {
+                    readGate.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while not reading");
+                }
+            }
+        }
     }
 
     /** Sends {@code {"type":"_nop_"}}. */
@@ -397,6 +439,7 @@ public final class ManagerWebSocketServer implements AutoCloseable {
     private int readMessages(DataInputStream in, Socket s) throws IOException {
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         while (true) {
+            awaitReading();
             int b0 = in.readUnsignedByte();
             int b1 = in.readUnsignedByte();
             boolean fin = (b0 & 0x80) != 0;

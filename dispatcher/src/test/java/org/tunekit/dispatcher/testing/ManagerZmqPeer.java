@@ -21,10 +21,18 @@ public final class ManagerZmqPeer implements AutoCloseable {
     private final int port;
     private byte[] dispatcher;
 
-    private ManagerZmqPeer(String endpoint) {
+    private ManagerZmqPeer(String endpoint, int receiveHwm, int receiveBuffer) {
         router = context.createSocket(SocketType.ROUTER);
         router.setLinger(1000);
         router.setRouterMandatory(true);
+        // a dispatcher that reconnects presents the same identity: the new connection replaces the old one
+        router.setRouterHandover(true);
+        if (receiveHwm > 0) {
+            router.setRcvHWM(receiveHwm);
+        }
+        if (receiveBuffer > 0) {
+            router.setReceiveBufferSize(receiveBuffer);
+        }
         router.setHeartbeatIvl(1000);
         router.setHeartbeatTimeout(5000);
         if (endpoint == null) {
@@ -39,12 +47,20 @@ public final class ManagerZmqPeer implements AutoCloseable {
 
     /** Binds a ROUTER on {@code tcp://127.0.0.1:<free port>}. */
     public static ManagerZmqPeer bind() {
-        return new ManagerZmqPeer(null);
+        return new ManagerZmqPeer(null, 0, 0);
+    }
+
+    /**
+     * Binds a ROUTER that takes in little before its owner reads: at most {@code receiveHwm} messages queued
+     * and a kernel receive buffer of about {@code receiveBuffer} bytes (to play a manager that stops reading).
+     */
+    public static ManagerZmqPeer bindWithSmallBuffers(int receiveHwm, int receiveBuffer) {
+        return new ManagerZmqPeer(null, receiveHwm, receiveBuffer);
     }
 
     /** Binds a ROUTER on this endpoint (for example the one of a peer closed before, to play a manager that came back). */
     public static ManagerZmqPeer bind(String endpoint) {
-        return new ManagerZmqPeer(endpoint);
+        return new ManagerZmqPeer(endpoint, 0, 0);
     }
 
     /** The endpoint dispatchers connect to. */
@@ -115,7 +131,13 @@ public final class ManagerZmqPeer implements AutoCloseable {
      * @return the command, or {@code null} when none came within {@code timeout}
      */
     public Command next(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         byte[][] message = receiveRaw(timeout);
+        // a hello (again, after a reconnection) only names the dispatcher
+        while (message != null && message.length == 2 && message[1].length == 0) {
+            dispatcher = message[0];
+            message = receiveRaw(Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime())));
+        }
         if (message == null) {
             return null;
         }
