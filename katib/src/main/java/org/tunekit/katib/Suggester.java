@@ -34,6 +34,8 @@ import org.tunekit.sdk.space.InvalidSearchSpaceException;
  * failed or done) or to an earlier answer of the same call is dropped and the tuner asked again, so
  * no parameter set is suggested twice; only when a finite space has no new point left are points
  * visited again (the trials', in order), since the controller needs exactly the number it asked for.
+ * For TPE, the trials still running are data too, at the worst value completed so far (see
+ * {@link #lies}).
  *
  * <p>The tuner's seed is derived from the experiment's name and the seed its settings give (0 when
  * none), and, but for the tuners that walk a fixed sequence (grid, Sobol), from
