@@ -8,6 +8,8 @@
 # lines, to bench/results/katib/.
 #
 # Usage: KATIB_LAB=~/katib-lab bench/katib/side-by-side.sh [SEEDS] [MAX_TRIALS]   (defaults: 5, 30)
+# ALGORITHMS="tpe.yaml cma-es.yaml" runs only those example files (and skips the 300-trial latency
+# run); the table then goes to side-by-side-<names>.md, so that the full table is kept.
 # Needs: the lab (../shared/katib-lab/build.sh and peer.sh), node, python3, a built ./tunekit.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -16,7 +18,10 @@ seeds="${1:-5}"
 max_trials="${2:-30}"
 out="$home/bench/results/katib"
 mkdir -p "$out"
-raw="$out/side-by-side-raw.jsonl"
+files="${ALGORITHMS:-tpe.yaml multivariate-tpe.yaml cma-es.yaml random.yaml}"
+name=side-by-side
+[ -n "${ALGORITHMS:-}" ] && name="side-by-side-$(echo "$files" | sed -E 's/\.yaml//g; s/ +/-/g')"
+raw="$out/$name-raw.jsonl"
 : > "$raw"
 examples="$lab/katib-src/examples/v1beta1/hp-tuning"
 work="$(mktemp -d)"
@@ -33,7 +38,7 @@ run() { # service algorithm-file objective seed [extra...]
   echo "{\"service\": \"$service\", \"file\": \"$file\", \"summary\": $line}" >> "$raw"
 }
 
-for file in tpe.yaml multivariate-tpe.yaml cma-es.yaml random.yaml; do
+for file in $files; do
   for objective in sphere branin rosenbrock; do
     for seed in $(seq 1 "$seeds"); do
       for service in tunekit katib; do
@@ -43,13 +48,15 @@ for file in tpe.yaml multivariate-tpe.yaml cma-es.yaml random.yaml; do
   done
 done
 # latency with more trials in each request
-for service in tunekit katib; do
-  run "$service" tpe.yaml sphere 1 --max-trials 300 --parallel 3
-done
+if [ -z "${ALGORITHMS:-}" ]; then
+  for service in tunekit katib; do
+    run "$service" tpe.yaml sphere 1 --max-trials 300 --parallel 3
+  done
+fi
 
-python3 - "$raw" "$out/side-by-side.md" "$seeds" "$max_trials" <<'PY'
+python3 - "$raw" "$out/$name.md" "$seeds" "$max_trials" "${ALGORITHMS:+ALGORITHMS=\"$files\" }" <<'PY'
 import json, statistics, sys
-raw, md, seeds, max_trials = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+raw, md, seeds, max_trials, env = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 rows = [json.loads(l) for l in open(raw)]
 groups = {}
 for r in rows:
@@ -57,7 +64,7 @@ for r in rows:
     key = (s["algorithm"], s["objective"], s["trials"])
     groups.setdefault(key, {}).setdefault(r["service"], []).append(s)
 lines = ["# Tunekit on Katib against Katib's own suggestion service", "",
-         f"Command: `KATIB_LAB=~/katib-lab bench/katib/side-by-side.sh {seeds} {max_trials}` "
+         f"Command: `{env}KATIB_LAB=~/katib-lab bench/katib/side-by-side.sh {seeds} {max_trials}` "
          "(katib-lab driver, Katib's example experiment per algorithm, parallel 3, seeds 1..N; Katib's service: "
          "the Optuna one from `peer/serve.sh optuna`). Best: the median over the seeds of the best final value "
          "(minimised; lower is better). Latency: the median over the seeds of each run's median `GetSuggestions` "

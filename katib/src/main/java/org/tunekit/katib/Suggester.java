@@ -34,6 +34,8 @@ import org.tunekit.sdk.space.InvalidSearchSpaceException;
  * failed or done) or to an earlier answer of the same call is dropped and the tuner asked again, so
  * no parameter set is suggested twice; only when a finite space has no new point left are points
  * visited again (the trials', in order), since the controller needs exactly the number it asked for.
+ * For TPE, the trials still running are data too, at the worst value completed so far (see
+ * {@link #lies}).
  *
  * <p>The tuner's seed is derived from the experiment's name and the seed its settings give (0 when
  * none), and, but for the tuners that walk a fixed sequence (grid, Sobol), from
@@ -56,7 +58,7 @@ final class Suggester {
     }
 
     /** What one experiment needs before any trial is looked at. */
-    private record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {}
+    record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {}
 
     private Setup setup(Experiment experiment) {
         if (!experiment.hasSpec()) {
@@ -115,6 +117,7 @@ final class Suggester {
         Set<String> known = new HashSet<>();
         List<List<ParameterAssignment>> knownPoints = new ArrayList<>();
         List<ImportedTrial> data = new ArrayList<>();
+        List<Parameters> running = new ArrayList<>();
         int outside = 0;
         for (Trial t : trials) {
             List<ParameterAssignment> a = t.getSpec().getParameterAssignments().getAssignmentsList();
@@ -134,8 +137,14 @@ final class Suggester {
                 } else {
                     data.add(new ImportedTrial(p, org.tunekit.sdk.Metric.of(value)));
                 }
+            } else if (isRunning(t)) {
+                Parameters p = s.space().toTunekit(a);
+                if (p != null) {
+                    running.add(p);
+                }
             }
         }
+        data.addAll(lies(s, data, running));
         if (outside > 0) {
             LOG.debug("experiment {}: {} trials lie outside the search space and are not used as data", request.getExperiment().getName(), outside);
         }
@@ -222,6 +231,44 @@ final class Suggester {
             }
         }
         return calls;
+    }
+
+    private static boolean isRunning(Trial t) {
+        TrialStatus.TrialConditionType c = t.getStatus().getCondition();
+        return c == TrialStatus.TrialConditionType.CREATED || c == TrialStatus.TrialConditionType.RUNNING;
+    }
+
+    /**
+     * TPE's constant liar for a rebuilt tuner: the trials still running, as observations of the worst
+     * value completed so far, once TPE has left its random start-up (before, they would only end it
+     * early). Without them every suggestion of a parallel experiment is drawn from the same model
+     * and the batch piles onto one spot; with them as bad points the next suggestion looks
+     * elsewhere. Other algorithms get no lies (for CMA-ES a made-up worst value would distort
+     * the ranking of its generation).
+     */
+    static List<ImportedTrial> lies(Setup s, List<ImportedTrial> data, List<Parameters> running) {
+        if (running.isEmpty() || data.isEmpty() || !s.recipe().provider().name().equalsIgnoreCase("TPE")
+                || data.size() < startupTrials(s.recipe())) {
+            return List.of();
+        }
+        double worst = s.mode() == OptimizeMode.MAXIMIZE ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+        for (ImportedTrial t : data) {
+            double v = t.metric().value();
+            worst = s.mode() == OptimizeMode.MAXIMIZE ? Math.min(worst, v) : Math.max(worst, v);
+        }
+        List<ImportedTrial> out = new ArrayList<>(running.size());
+        for (Parameters p : running) {
+            out.add(new ImportedTrial(p, org.tunekit.sdk.Metric.of(worst)));
+        }
+        return out;
+    }
+
+    /** TPE's {@code n_startup_jobs} as the recipe gives it (Tunekit's TPE default, 20, when it gives none). */
+    private static int startupTrials(Algorithms.Recipe r) {
+        if (r.arguments().get("tpe_args") instanceof java.util.Map<?, ?> tpe && tpe.get("n_startup_jobs") instanceof Number n) {
+            return n.intValue();
+        }
+        return 20;
     }
 
     /** The trial's objective value, or {@code null} when it has none (running, failed) or it does not parse. */
