@@ -4,6 +4,8 @@ Each entry: name -> (dimension, low, high, optimum, function of a list of floats
 every one is the box [low, high]^d of uniform parameters x1 .. xd.
 """
 import math
+import os
+import sys
 
 STYBLINSKI_TANG_X = -2.903534027771177
 SCHWEFEL_X = 420.968746359982
@@ -81,3 +83,39 @@ def summary_rows(label, mode, function, curves, checkpoints=(25, 50, 100)):
             m, q1, q3 = quartiles(vals)
             rows.append(f'{label},{mode},{function},{len(vals)},{c},{m!r},{q1!r},{q3!r},')
     return rows
+
+
+def seeds_of(text):
+    """Seeds from '0..29' or '1,4,7' (ranges include both ends)."""
+    out = []
+    for part in text.split(','):
+        if '..' in part:
+            a, b = part.split('..')
+            out.extend(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def run_all(run, labels, functions, modes, seeds, out, row_label, file_stem):
+    """Runs run(label, function, mode, seed) -> (curve, tuner seconds) over every combination and appends
+    the summary rows to OUT/FILE_STEM-LABEL.csv and the mean tuner times to OUT/FILE_STEM-LABEL-time.csv,
+    one function at a time, so that a long run keeps what it finished."""
+    os.makedirs(out, exist_ok=True)
+    for label in labels:
+        name = row_label(label)
+        for function in functions:
+            rows, times = [], []
+            for mode in modes:
+                curves, secs = [], []
+                for seed in seeds:
+                    curve, s = run(label, function, mode, seed)
+                    curves.append(curve)
+                    secs.append(s)
+                    print(f'{name} {function} {mode} seed {seed}: regret {curve[-1]:.6g}, {s:.2f} s', file=sys.stderr, flush=True)
+                rows.extend(summary_rows(name, mode, function, curves))
+                times.append(f'{name},{mode},{function},{sum(secs) / len(secs)!r}')
+            with open(os.path.join(out, f'{file_stem}-{label}.csv'), 'a') as f:
+                f.write('\n'.join(rows) + '\n')
+            with open(os.path.join(out, f'{file_stem}-{label}-time.csv'), 'a') as f:
+                f.write('\n'.join(times) + '\n')

@@ -12,9 +12,7 @@ Appends, one function at a time, to DIR/nni-highdim-TUNER.csv (rows of the ancho
 import argparse
 import contextlib
 import logging
-import os
 import random
-import sys
 import time
 
 import numpy as np
@@ -107,17 +105,6 @@ def run(label, function, mode, seed, trials=100):
     return curve, tuner_seconds
 
 
-def seeds_of(text):
-    out = []
-    for part in text.split(','):
-        if '..' in part:
-            a, b = part.split('..')
-            out.extend(range(int(a), int(b) + 1))
-        else:
-            out.append(int(part))
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--tuners', default='tpe,random,evolution')
@@ -126,25 +113,8 @@ def main():
     ap.add_argument('--seeds', default='0..29')
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    seeds = seeds_of(a.seeds)
-    for label in a.tuners.split(','):
-        for function in a.functions.split(','):
-            rows, times = [], []
-            for mode in a.modes.split(','):
-                curves, secs = [], []
-                for seed in seeds:
-                    curve, s = run(label, function, mode, seed)
-                    curves.append(curve)
-                    secs.append(s)
-                    print(f'{label} {function} {mode} seed {seed}: regret {curve[-1]:.6g}, {s:.2f} s', file=sys.stderr, flush=True)
-                rows.extend(hf.summary_rows(label, mode, function, curves))
-                times.append(f'{label},{mode},{function},{sum(secs) / len(secs)!r}')
-            # one function at a time, appended, so that a long run keeps what it finished
-            with open(os.path.join(a.out, f'nni-highdim-{label}.csv'), 'a') as f:
-                f.write('\n'.join(rows) + '\n')
-            with open(os.path.join(a.out, f'nni-highdim-{label}-time.csv'), 'a') as f:
-                f.write('\n'.join(times) + '\n')
+    hf.run_all(run, a.tuners.split(','), a.functions.split(','), a.modes.split(','), hf.seeds_of(a.seeds), a.out,
+               lambda label: label, 'nni-highdim')
 
 
 if __name__ == '__main__':

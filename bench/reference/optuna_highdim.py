@@ -10,14 +10,11 @@ DIR/optuna-highdim-SAMPLER-time.csv; bench/reference/merge_highdim.py joins them
 """
 import argparse
 import logging
-import os
-import sys
 import time
 
 import optuna
 
 import highdim_functions as hf
-from nni_highdim import seeds_of
 
 optuna.logging.set_verbosity(optuna.logging.ERROR)
 logging.disable(logging.CRITICAL)
@@ -63,25 +60,8 @@ def main():
     ap.add_argument('--seeds', default='0..29')
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    seeds = seeds_of(a.seeds)
-    for label in a.samplers.split(','):
-        for function in a.functions.split(','):
-            rows, times = [], []
-            for mode in a.modes.split(','):
-                curves, secs = [], []
-                for seed in seeds:
-                    curve, s = run(label, function, mode, seed)
-                    curves.append(curve)
-                    secs.append(s)
-                    print(f'optuna-{label} {function} {mode} seed {seed}: regret {curve[-1]:.6g}, {s:.2f} s', file=sys.stderr, flush=True)
-                rows.extend(hf.summary_rows('optuna-' + label, mode, function, curves))
-                times.append(f'optuna-{label},{mode},{function},{sum(secs) / len(secs)!r}')
-            # one function at a time, appended, so that a long run keeps what it finished
-            with open(os.path.join(a.out, f'optuna-highdim-{label}.csv'), 'a') as f:
-                f.write('\n'.join(rows) + '\n')
-            with open(os.path.join(a.out, f'optuna-highdim-{label}-time.csv'), 'a') as f:
-                f.write('\n'.join(times) + '\n')
+    hf.run_all(run, a.samplers.split(','), a.functions.split(','), a.modes.split(','), hf.seeds_of(a.seeds), a.out,
+               lambda label: 'optuna-' + label, 'optuna-highdim')
 
 
 if __name__ == '__main__':
