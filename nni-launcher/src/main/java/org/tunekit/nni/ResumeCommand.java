@@ -3,7 +3,6 @@ package org.tunekit.nni;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,14 +46,8 @@ public final class ResumeCommand implements Callable<Integer> {
         try {
             ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
             StoredExperiment stored = StoredExperiment.find(id, experimentDir, registry, "resumed");
-            NniInstallation nni = NniInstallation.find(manager.nniNode, manager.python, System.getenv());
-            nni.notes().forEach(n -> err.println("WARNING: " + n));
-            Path interpreter = ExperimentLauncher.interpreter(manager.interpreter);
             String level = debug && !List.of("debug", "trace").contains(stored.logLevel()) ? "debug" : stored.logLevel();
-            var request = new ExperimentLauncher.Request("resume", id, stored.config(), stored.mode(), stored.experimentsDir(), level,
-                    stored.experimentName(), stored.nniManagerIp(), port, foreground, null, interpreter, nni,
-                    manager.environment(stored.experimentsDir().resolve(id), err),
-                    Duration.ofSeconds(manager.timeoutSeconds));
+            var request = stored.relaunch("resume", level, port, foreground, manager, manager.environment(stored.experimentsDir().resolve(id), err), err);
             return new ExperimentLauncher(out, registry).launch(request);
         } catch (LaunchException | IOException e) {
             out.flush();

@@ -1,6 +1,7 @@
 package org.tunekit.nni;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -8,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.sqlite.SQLiteConfig;
@@ -58,6 +60,19 @@ record StoredExperiment(String id, Path experimentsDir, Map<String, Object> conf
                     + "handle; use nnictl " + ("viewed".equals(verb) ? "view" : "resume") + " for it");
         }
         return new StoredExperiment(id, dir, config);
+    }
+
+    /**
+     * The launch that starts NNI's manager on this stopped experiment again ({@code resume} or {@code view}), with the
+     * manager found from {@code manager}'s options (its notes are printed on {@code err}).
+     */
+    ExperimentLauncher.Request relaunch(String action, String level, int port, boolean foreground, ManagerOptions manager,
+                                        Map<String, String> env, PrintWriter err) {
+        NniInstallation nni = NniInstallation.find(manager.nniNode, manager.python, System.getenv());
+        nni.notes().forEach(n -> err.println("WARNING: " + n));
+        Path interpreter = ExperimentLauncher.interpreter(manager.interpreter);
+        return new ExperimentLauncher.Request(action, id, config, mode(), experimentsDir, level, experimentName(), nniManagerIp(),
+                port, foreground, null, interpreter, nni, env, Duration.ofSeconds(manager.timeoutSeconds));
     }
 
     static Map<String, Object> readConfig(Path db, String id) throws IOException {

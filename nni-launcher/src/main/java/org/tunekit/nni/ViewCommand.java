@@ -3,7 +3,6 @@ package org.tunekit.nni;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -40,12 +39,7 @@ public final class ViewCommand implements Callable<Integer> {
         try {
             ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
             StoredExperiment stored = StoredExperiment.find(id, experimentDir, registry, "viewed");
-            NniInstallation nni = NniInstallation.find(manager.nniNode, manager.python, System.getenv());
-            nni.notes().forEach(n -> err.println("WARNING: " + n));
-            Path interpreter = ExperimentLauncher.interpreter(manager.interpreter);
-            var request = new ExperimentLauncher.Request("view", id, stored.config(), stored.mode(), stored.experimentsDir(),
-                    stored.logLevel(), stored.experimentName(), stored.nniManagerIp(), port, false, null, interpreter, nni,
-                    manager.environment(), Duration.ofSeconds(manager.timeoutSeconds));
+            var request = stored.relaunch("view", stored.logLevel(), port, false, manager, manager.environment(), err);
             return new ExperimentLauncher(out, registry).launch(request);
         } catch (LaunchException | IOException e) {
             out.flush();
