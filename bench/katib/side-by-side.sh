@@ -10,12 +10,14 @@
 # Usage: KATIB_LAB=~/katib-lab bench/katib/side-by-side.sh [SEEDS] [MAX_TRIALS]   (defaults: 5, 30)
 # ALGORITHMS="tpe.yaml cma-es.yaml" runs only those example files (and skips the 300-trial latency
 # run); the table then goes to side-by-side-<names>.md, so that the full table is kept.
+# PORT (default 6789) is the port both services listen on, so that runs can go on side by side.
 # Needs: the lab (../shared/katib-lab/build.sh and peer.sh), node, python3, a built ./tunekit.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 lab="${KATIB_LAB:?set KATIB_LAB to the katib-lab folder}"
 seeds="${1:-5}"
 max_trials="${2:-30}"
+port="${PORT:-6789}"
 out="$home/bench/results/katib"
 mkdir -p "$out"
 files="${ALGORITHMS:-tpe.yaml multivariate-tpe.yaml cma-es.yaml random.yaml}"
@@ -26,15 +28,15 @@ raw="$out/$name-raw.jsonl"
 examples="$lab/katib-src/examples/v1beta1/hp-tuning"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-tunekit="TUNEKIT_NO_BUILD=1 exec $home/tunekit katib serve --host 127.0.0.1 --early-stopping-port -1 2>/dev/null"
-katib="$lab/peer/serve.sh optuna 2>/dev/null"
+tunekit="TUNEKIT_NO_BUILD=1 exec $home/tunekit katib serve --host 127.0.0.1 --port $port --early-stopping-port -1 2>/dev/null"
+katib="$lab/peer/serve.sh optuna $port 2>/dev/null"
 
 run() { # service algorithm-file objective seed [extra...]
   local service="$1" file="$2" objective="$3" seed="$4"; shift 4
   local cmd; if [ "$service" = tunekit ]; then cmd="$tunekit"; else cmd="$katib"; fi
   local line yaml="$work/$file"
   sed -E "0,/^  name: (.*)$/s//  name: \1-s$seed/" "$examples/$file" > "$yaml"
-  line="$(cd "$lab" && node katib-drive.js --quiet --server-cmd "$cmd" --objective "$objective" --seed "$seed" "$@" "$yaml" | tail -n 1)"
+  line="$(cd "$lab" && node katib-drive.js --quiet --endpoint "127.0.0.1:$port" --server-cmd "$cmd" --objective "$objective" --seed "$seed" "$@" "$yaml" | tail -n 1)"
   echo "{\"service\": \"$service\", \"file\": \"$file\", \"summary\": $line}" >> "$raw"
 }
 
