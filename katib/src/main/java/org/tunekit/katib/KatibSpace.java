@@ -44,17 +44,17 @@ final class KatibSpace {
 
     private final List<Dim> dims;
     private final SearchSpace space;
-    private final Map<String, Dim> byName;
+    private final Map<String, Integer> position;
     private final boolean finite;
 
     private KatibSpace(List<Dim> dims) {
         this.dims = List.copyOf(dims);
         Map<String, Object> def = new LinkedHashMap<>();
-        Map<String, Dim> m = new HashMap<>();
+        Map<String, Integer> m = new HashMap<>();
         boolean fin = true;
         for (Dim d : dims) {
             def.put(d.name(), d.nni());
-            m.put(d.name(), d);
+            m.put(d.name(), m.size());
             fin &= d.finite();
         }
         try {
@@ -62,7 +62,7 @@ final class KatibSpace {
         } catch (InvalidSearchSpaceException e) {
             throw KatibException.invalid("the parameters do not make a search space: " + e.getMessage());
         }
-        this.byName = m;
+        this.position = m;
         this.finite = fin;
     }
 
@@ -106,27 +106,57 @@ final class KatibSpace {
     }
 
     /**
+     * A trial's assignments as read once: {@code key} is equal for equal assignments (numbers
+     * compared by value, so "0.50" and "0.5" are the same; a continuous value by the double it reads
+     * as) and {@code null} when a value does not parse, a parameter is unknown or given twice, or one
+     * is missing; {@code parameters} is the Tunekit parameter set, or {@code null} when the
+     * assignments do not lie in this space (out of a bound, off a grid, not in a list).
+     */
+    record Point(String key, Parameters parameters) {}
+
+    private static final Point UNREADABLE = new Point(null, null);
+
+    /** Reads a trial's assignments: each value is parsed once, for both its key and its Tunekit value. */
+    Point read(List<ParameterAssignment> assignments) {
+        if (assignments.size() != dims.size()) {
+            return UNREADABLE;
+        }
+        String[] parts = new String[dims.size()];
+        Object[] values = new Object[dims.size()];
+        boolean inside = true;
+        for (ParameterAssignment a : assignments) {
+            Integer at = position.get(a.getName());
+            if (at == null || parts[at] != null) {
+                return UNREADABLE;
+            }
+            Read r = dims.get(at).read(a.getValue().trim());
+            if (r == null) {
+                return UNREADABLE;
+            }
+            parts[at] = r.canonical();
+            values[at] = r.value();
+            inside &= r.value() != null;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String part : parts) {
+            sb.append(part.length()).append(':').append(part);
+        }
+        if (!inside) {
+            return new Point(sb.toString(), null);
+        }
+        Map<String, Object> named = new LinkedHashMap<>();
+        for (int i = 0; i < values.length; i++) {
+            named.put(dims.get(i).name(), values[i]);
+        }
+        return new Point(sb.toString(), Parameters.of(named));
+    }
+
+    /**
      * Reads a trial's assignments as a Tunekit parameter set, or {@code null} when they do not lie
      * in this space (a parameter missing, unknown or out of its bounds, a value that does not parse).
      */
     Parameters toTunekit(List<ParameterAssignment> assignments) {
-        if (assignments.size() != dims.size()) {
-            return null;
-        }
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (ParameterAssignment a : assignments) {
-            Dim d = byName.get(a.getName());
-            if (d == null || values.containsKey(a.getName())) {
-                return null;
-            }
-            Object v = d.toTunekit(a.getValue().trim());
-            if (v == null) {
-                return null;
-            }
-            values.put(a.getName(), v);
-        }
-        Parameters p = Parameters.of(values);
-        return space.violation(p).isEmpty() ? p : null;
+        return read(assignments).parameters();
     }
 
     /** A tuner's parameter set as Katib's assignments, in the experiment's parameter order. */
@@ -142,36 +172,9 @@ final class KatibSpace {
         return out;
     }
 
-    /**
-     * A key equal for equal assignments (numbers compared by value, so "0.50" and "0.5" are the
-     * same), or {@code null} when a value does not parse.
-     */
+    /** The key of {@link #read}, or {@code null} when the assignments cannot be read. */
     String key(List<ParameterAssignment> assignments) {
-        String[] parts = new String[dims.size()];
-        int i = 0;
-        Map<String, Integer> index = new HashMap<>();
-        for (Dim d : dims) {
-            index.put(d.name(), i++);
-        }
-        for (ParameterAssignment a : assignments) {
-            Integer at = index.get(a.getName());
-            if (at == null) {
-                return null;
-            }
-            String c = dims.get(at).canonical(a.getValue().trim());
-            if (c == null) {
-                return null;
-            }
-            parts[at] = c;
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String s : parts) {
-            if (s == null) {
-                return null;
-            }
-            sb.append(s.length()).append(':').append(s);
-        }
-        return sb.toString();
+        return read(assignments).key();
     }
 
     // --------------------------------------------------------------------------------- parameters
@@ -299,7 +302,7 @@ final class KatibSpace {
         if (kind.endsWith("normal") && !((Double) args.get(1) > 0)) {
             throw KatibException.invalid(what + ": min and max are too close for distribution " + dist + " (no spread left)");
         }
-        return new Real(name, Map.of("_type", q + kind, "_value", args), min, max, step, integer);
+        return new Real(name, Map.of("_type", q + kind, "_value", args), min, max, step, integer, lo, hi);
     }
 
     private static BigDecimal bound(String what, String which, String text) {
@@ -328,6 +331,77 @@ final class KatibSpace {
         }
     }
 
+    /**
+     * Parses a plain decimal literal ({@code [+-]digits[.digits][(e|E)[+-]digits]}, as {@link #decimal}
+     * takes) straight to the nearest double, or returns NaN when the text is not one or its value is
+     * not finite as a double.
+     */
+    static double plainDouble(String text) {
+        int n = text.length();
+        if (n == 0 || n > 400) {
+            return Double.NaN;
+        }
+        int i = 0;
+        char c = text.charAt(0);
+        if (c == '+' || c == '-') {
+            i++;
+        }
+        int digits = 0;
+        while (i < n && (c = text.charAt(i)) >= '0' && c <= '9') {
+            i++;
+            digits++;
+        }
+        if (i < n && text.charAt(i) == '.') {
+            i++;
+            while (i < n && (c = text.charAt(i)) >= '0' && c <= '9') {
+                i++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            return Double.NaN;
+        }
+        if (i < n && ((c = text.charAt(i)) == 'e' || c == 'E')) {
+            i++;
+            if (i < n && ((c = text.charAt(i)) == '+' || c == '-')) {
+                i++;
+            }
+            int exponent = 0;
+            while (i < n && (c = text.charAt(i)) >= '0' && c <= '9') {
+                i++;
+                exponent++;
+            }
+            if (exponent == 0) {
+                return Double.NaN;
+            }
+        }
+        if (i != n) {
+            return Double.NaN;
+        }
+        double d = Double.parseDouble(text);
+        return Double.isInfinite(d) ? Double.NaN : d;
+    }
+
+    /**
+     * Parses an integer literal of at most 18 digits (an optional sign, then digits) without
+     * BigDecimal, or returns {@link Long#MIN_VALUE} when the text is anything else (which
+     * {@link #decimal} then reads).
+     */
+    static long plainLong(String text) {
+        int n = text.length();
+        int i = n > 0 && (text.charAt(0) == '-' || text.charAt(0) == '+') ? 1 : 0;
+        if (n - i < 1 || n - i > 18) {
+            return Long.MIN_VALUE;
+        }
+        for (int k = i; k < n; k++) {
+            char c = text.charAt(k);
+            if (c < '0' || c > '9') {
+                return Long.MIN_VALUE;
+            }
+        }
+        return Long.parseLong(text);
+    }
+
     private static boolean isInteger(BigDecimal b) {
         return b.stripTrailingZeros().scale() <= 0;
     }
@@ -343,8 +417,17 @@ final class KatibSpace {
 
     // ------------------------------------------------------------------------------- the kinds
 
+    /** A value's canonical text and its Tunekit value ({@code null} when outside the parameter's values). */
+    private record Read(String canonical, Object value) {}
+
     /** One Katib parameter and its Tunekit counterpart. */
     private interface Dim {
+        /** Reads a Katib string once, or returns {@code null} when it does not parse. */
+        default Read read(String text) {
+            String c = canonical(text);
+            return c == null ? null : new Read(c, toTunekit(text));
+        }
+
         String name();
 
         /** The parameter in NNI's search-space format. */
@@ -375,6 +458,10 @@ final class KatibSpace {
 
         @Override
         public Object toTunekit(String value) {
+            long plain = plainLong(value);
+            if (plain != Long.MIN_VALUE) {
+                return plain < min || plain > max ? null : plain;
+            }
             BigDecimal b = decimal(value);
             if (b == null || !isInteger(b) || b.compareTo(BigDecimal.valueOf(min)) < 0 || b.compareTo(BigDecimal.valueOf(max)) > 0) {
                 return null;
@@ -393,6 +480,10 @@ final class KatibSpace {
 
         @Override
         public String canonical(String value) {
+            long plain = plainLong(value);
+            if (plain != Long.MIN_VALUE) {
+                return Long.toString(plain);
+            }
             BigDecimal b = decimal(value);
             return b == null ? null : KatibSpace.canonical(b);
         }
@@ -437,8 +528,13 @@ final class KatibSpace {
     }
 
     /** A real (or, quantised, integer) distribution clipped into [min, max], on the step's grid if there is one. */
-    private record Real(String name, Map<String, Object> nni, BigDecimal min, BigDecimal max, BigDecimal step, boolean integer)
-            implements Dim {
+    private record Real(String name, Map<String, Object> nni, BigDecimal min, BigDecimal max, BigDecimal step, boolean integer,
+            double lo, double hi) implements Dim {
+        /** Continuous: no grid and no integers, so a value is the double it reads as (parsed without BigDecimal). */
+        private boolean continuous() {
+            return step == null && !integer;
+        }
+
         @Override
         public boolean finite() {
             return false;
@@ -446,6 +542,10 @@ final class KatibSpace {
 
         @Override
         public Object toTunekit(String value) {
+            if (continuous()) {
+                double d = plainDouble(value);
+                return Double.isNaN(d) || d < lo || d > hi ? null : d;
+            }
             BigDecimal b = decimal(value);
             if (b == null || b.compareTo(min) < 0 || b.compareTo(max) > 0 || (integer && !isInteger(b))) {
                 return null;
@@ -481,7 +581,25 @@ final class KatibSpace {
         }
 
         @Override
+        public Read read(String text) {
+            if (!continuous()) {
+                return Dim.super.read(text);
+            }
+            double d = plainDouble(text);
+            return Double.isNaN(d) ? null : new Read(bits(d), d < lo || d > hi ? null : d);
+        }
+
+        /** A continuous value's canonical text: its double's bits (-0 as 0), so equal values are equal texts. */
+        private static String bits(double d) {
+            return Long.toHexString(Double.doubleToLongBits(d == 0 ? 0.0 : d));
+        }
+
+        @Override
         public String canonical(String value) {
+            if (continuous()) {
+                double d = plainDouble(value);
+                return Double.isNaN(d) ? null : bits(d);
+            }
             BigDecimal b = decimal(value);
             return b == null ? null : KatibSpace.canonical(b);
         }

@@ -121,27 +121,24 @@ final class Suggester {
         int outside = 0;
         for (Trial t : trials) {
             List<ParameterAssignment> a = t.getSpec().getParameterAssignments().getAssignmentsList();
-            String key = s.space().key(a);
-            if (key == null) {
+            KatibSpace.Point point = s.space().read(a);
+            if (point.key() == null) {
                 outside++;
                 continue;
             }
-            if (known.add(key)) {
+            if (known.add(point.key())) {
                 knownPoints.add(a);
             }
+            Parameters p = point.parameters();
             Double value = objective(t, s.metric());
             if (value != null) {
-                Parameters p = s.space().toTunekit(a);
                 if (p == null) {
                     outside++;
                 } else {
                     data.add(new ImportedTrial(p, org.tunekit.sdk.Metric.of(value)));
                 }
-            } else if (isRunning(t)) {
-                Parameters p = s.space().toTunekit(a);
-                if (p != null) {
-                    running.add(p);
-                }
+            } else if (p != null && isRunning(t)) {
+                running.add(p);
             }
         }
         data.addAll(lies(s, data, running));

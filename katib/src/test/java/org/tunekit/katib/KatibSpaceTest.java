@@ -98,6 +98,31 @@ class KatibSpaceTest {
     }
 
     @Test
+    void numbersAreReadOnlyInPlainDecimalNotation() {
+        var s = KatibSpace.of(List.of(Katib.doubles("lr", "-1", "1"), Katib.ints("n", "-5", "5")));
+        for (String same : List.of("0.5", "0.50", "+0.5", "5e-1", "5E-1", ".5", "5.e-1", "0.5000000000000000000001")) {
+            assertThat(s.key(Katib.assign("lr", same, "n", "3"))).as(same).isEqualTo(s.key(Katib.assign("lr", "0.5", "n", "3")));
+            assertThat(s.toTunekit(Katib.assign("lr", same, "n", "3")).values()).as(same).containsEntry("lr", 0.5);
+        }
+        for (String same : List.of("3", "+3", "03", "3.0", "3e0", "0.3E1")) {
+            assertThat(s.key(Katib.assign("lr", "0", "n", same))).as(same).isEqualTo(s.key(Katib.assign("lr", "0", "n", "3")));
+            assertThat(s.toTunekit(Katib.assign("lr", "0", "n", same)).values()).as(same).containsEntry("n", 3L);
+        }
+        assertThat(s.key(Katib.assign("lr", "-0.0", "n", "0"))).isEqualTo(s.key(Katib.assign("lr", "0", "n", "-0")));
+        for (String bad : List.of("NaN", "Infinity", "-Infinity", "0x1p-1", "0.5d", "0.5f", "1e", "e1", ".", "-", "", "1e400", "0.5 0.5", "٣")) {
+            assertThat(s.key(Katib.assign("lr", bad, "n", "3"))).as("lr " + bad).isNull();
+        }
+        for (String bad : List.of("3.5", "x", "0x3", "3L", "99999999999999999999")) {
+            assertThat(s.toTunekit(Katib.assign("lr", "0", "n", bad))).as("n " + bad).isNull();
+        }
+        assertThat(s.toTunekit(Katib.assign("lr", "1.0000001", "n", "3"))).as("above max").isNull();
+        assertThat(s.toTunekit(Katib.assign("lr", "0", "n", "6"))).as("above max").isNull();
+        assertThat(s.key(Katib.assign("lr", "0", "n", "3", "lr", "0"))).as("given twice").isNull();
+        assertThat(s.read(Katib.assign("lr", "2", "n", "3")).key()).as("outside but readable").isNotNull();
+        assertThat(s.read(Katib.assign("lr", "2", "n", "3")).parameters()).isNull();
+    }
+
+    @Test
     void sampledValuesRoundTrip() {
         var params = SuggestionServiceTest.ALL_KINDS;
         var s = KatibSpace.of(params);
