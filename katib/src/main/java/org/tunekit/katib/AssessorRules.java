@@ -89,8 +89,8 @@ final class AssessorRules {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("curvefitting", "Curvefitting extrapolates each running trial's own curve to epoch_num and stops it when the prediction "
                 + "(with its uncertainty) cannot reach threshold x the best final value; that depends on the shape of the trial's curve, "
-                + "not on a bar its best value so far crosses, so no fixed rule makes the same decisions (a bar low enough never to stop "
-                + "a trial Curvefitting keeps is, for rising curves, one no trial crosses)");
+                + "not on a bar its best value so far crosses: a trial however poor its values so far is kept while its curve still "
+                + "rises steeply enough, so the only bar that never stops a trial Curvefitting keeps is one no trial crosses");
         m.put("patience", "Patience stops a trial that has not beaten its own earlier values for `patience` reports; that bar moves "
                 + "with each trial's own history, while a Katib rule holds one fixed value for the trial");
         String asha = "SuccessiveHalving judges only at its rungs (min_resource x reduction_factor^k reports), each rung with its own "
