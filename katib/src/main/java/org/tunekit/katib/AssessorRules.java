@@ -26,11 +26,16 @@ import org.tunekit.sdk.OptimizeMode;
  * and with their NNI class arguments as settings.
  *
  * <p>What a rule can say. Katib's metrics collector keeps, for the objective metric, the best value a
- * trial has reported so far; from the {@code start_step}-th report on it compares that best value with
- * the rule's fixed value ({@code LESS}, {@code GREATER}, {@code EQUAL}) and stops the trial once the
- * comparison holds (when there are several rules, once each has held). A trial gets the rules of the
- * moment it is created. So a rule is one fixed bar for one trial's best-so-far, computed from the
- * trials that had completed when it was asked for.
+ * trial has reported so far and compares it with the rule's fixed value ({@code LESS}, {@code GREATER},
+ * {@code EQUAL}), stopping the trial once the comparison holds (when there are several rules, once each
+ * has held). With {@code start_step} 0 it compares at every report; with {@code start_step} k it
+ * compares at the k-th report (Katib's file collector counts down to it and then, as its source
+ * stands, compares no more; the stated intent, and the katib-lab driver, compare at every report from
+ * the k-th on). The values below are chosen to be right under either reading. A trial gets the rules
+ * of the moment it is created. So a rule is one fixed bar for one trial's best-so-far, computed from the
+ * trials that had completed when it was asked for. Each assessor gives at most one rule: two would
+ * have to hold both (not either), and the collector counts the reports towards the start step per
+ * metric, not per rule.
  *
  * <p>Served:
  * <ul>
@@ -39,29 +44,31 @@ import org.tunekit.sdk.OptimizeMode;
  *   completed trials that reached report {@code s}, of their running averages at {@code s} (the lower
  *   median when maximising, the upper when minimising). The rule's value is the most lenient of those
  *   medians over the reports {@code max(1, start_step)} up to the longest completed curve (the smallest
- *   when maximising, the largest when minimising), its start step {@code max(1, start_step)}.</li>
+ *   when maximising, the largest when minimising), from report {@code max(1, start_step)}.</li>
  *   <li>{@code Percentile} ({@code percentile}, default 50; {@code n_startup_trials}, default 5;
  *   {@code n_warmup_steps}, default 0; {@code interval_steps}, only 1; {@code optimize_mode}). Percentile
  *   stops a trial at 0-based step {@code t >= n_warmup_steps} when its best-so-far is strictly worse than
  *   the {@code percentile}-th best of the completed trials' values at step {@code t}. No rule until
  *   {@code n_startup_trials} trials have completed; then the value is the most lenient of those
- *   references over the reports {@code n_warmup_steps + 1} up to the longest completed curve, the
- *   start step {@code n_warmup_steps + 1}.</li>
+ *   references over the reports {@code n_warmup_steps + 1} up to the longest completed curve, from
+ *   report {@code n_warmup_steps + 1}.</li>
  *   <li>{@code Threshold} ({@code lower} or {@code upper}, one of them; {@code n_warmup_steps}, default 0;
  *   {@code optimize_mode}). The rule is that bound ({@code LESS} for {@code lower}, {@code GREATER} for
- *   {@code upper}) from report {@code n_warmup_steps + 1} on. The bound on the good side of the objective
+ *   {@code upper}) from report {@code n_warmup_steps + 1}. The bound on the good side of the objective
  *   ({@code upper} when maximising, {@code lower} when minimising) only with {@code n_warmup_steps} 0.</li>
  * </ul>
  *
- * <p>What that guarantees. For the first two, against the same completed trials: since the best-so-far
- * only improves and the bar is the most lenient of the per-report bars, a trial whose finite curve the
- * rule stops at report {@code s} is one the assessor stops at report {@code s} or earlier; the rule
- * stops fewer trials, never others. For {@code Threshold}: past the bad-side bound, the best-so-far is
- * past it only when every value so far is; past the good-side bound (no warm-up), from the first value
- * past it; either way the latest value is past it then, so each stop is one Threshold makes at the same
- * report. Threshold also stops a trial whose latest value goes past the bad-side bound after one that
- * was not, or is NaN, and the rule does not. Values that are not finite are left out: a completed trial has no running average from its
- * first such value on, and no value at that report.
+ * <p>"From report 1" is start step 0, "from report k" (k &gt; 1) start step k. What that guarantees.
+ * For the first two, against the same completed trials: since the best-so-far only improves and the
+ * bar is the most lenient of the per-report bars, a trial whose finite curve the rule stops at report
+ * {@code s} is one the assessor stops at report {@code s} or earlier, whether Katib compares at every
+ * report or only at the first; the rule stops fewer trials, never others. For {@code Threshold}: past
+ * the bad-side bound, the best-so-far is past it only when every value so far is; past the good-side
+ * bound (no warm-up), from the first value past it on; either way the latest value is past it then,
+ * so each stop is one Threshold makes at the same report. Threshold also stops a trial whose latest
+ * value goes past the bad-side bound after one that was not, or is NaN, and the rule does not. Values
+ * that are not finite are left out: a completed trial has no running average from its first such
+ * value on, and no value at that report.
  *
  * <p>Not served, each refused with the reason in {@link #NOT_SERVED}: {@code Curvefitting},
  * {@code Patience}, {@code SuccessiveHalving} ({@code ASHA}), and plugin assessors (an assessor plugin
@@ -124,7 +131,7 @@ final class AssessorRules {
      * @throws KatibException (INVALID_ARGUMENT) naming an unknown, repeated or bad setting
      */
     static Served of(String key, EarlyStoppingSpec spec) {
-        String name = SERVED_NAMES.get(new ArrayList<>(SERVED.keySet()).indexOf(key));
+        String name = SERVED_NAMES.stream().filter(n -> n.equalsIgnoreCase(key)).findFirst().orElseThrow();
         Map<String, Object> args = new LinkedHashMap<>();
         Set<String> given = new HashSet<>();
         for (EarlyStoppingSetting s : spec.getAlgorithmSettingsList()) {
@@ -207,14 +214,23 @@ final class AssessorRules {
             return new Objective(metric, maximize);
         }
 
-        EarlyStoppingRule rule(double value, int startStep) {
+        EarlyStoppingRule rule(double value, int firstReport) {
             return EarlyStoppingRule.newBuilder()
                     .setName(metric)
                     .setValue(KatibSpace.format(value))
                     .setComparison(maximize ? ComparisonType.LESS : ComparisonType.GREATER)
-                    .setStartStep(startStep)
+                    .setStartStep(katibStartStep(firstReport))
                     .build();
         }
+    }
+
+    /**
+     * The {@code start_step} that makes Katib compare from report {@code firstReport} on: 0 for the
+     * first report, as Katib's collector compares at every report only for start step 0 (for another
+     * value it compares once, at that report).
+     */
+    static int katibStartStep(int firstReport) {
+        return firstReport <= 1 ? 0 : firstReport;
     }
 
     /** The objective's reports of every succeeded trial that reported at least once. */
@@ -355,7 +371,7 @@ final class AssessorRules {
             Objective o = Objective.of(experiment, mode, name());
             check(o.maximize());
             return List.of(EarlyStoppingRule.newBuilder().setName(o.metric()).setValue(KatibSpace.format(bound))
-                    .setComparison(lower ? ComparisonType.LESS : ComparisonType.GREATER).setStartStep(startStep).build());
+                    .setComparison(lower ? ComparisonType.LESS : ComparisonType.GREATER).setStartStep(katibStartStep(startStep)).build());
         }
     }
 }

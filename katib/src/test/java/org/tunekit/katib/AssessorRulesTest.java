@@ -138,8 +138,11 @@ class AssessorRulesTest {
         // maximised, lower medians: report 2 -> 3; report 3 of {1, 5} -> 1; the smallest is 1
         assertThat(rules(ObjectiveType.MAXIMIZE, "medianStop", settings("start_step", "2", "optimize_mode", "maximize"), TRIALS))
                 .containsExactly(rule("1", ComparisonType.LESS, 2));
-        // start_step 0 (the default) judges from the first report: report 1 of {4, 1, 10} -> 4, below 5
-        assertThat(rules(ObjectiveType.MINIMIZE, "MEDIANSTOP", Map.of(), TRIALS)).containsExactly(rule("5", ComparisonType.GREATER, 1));
+        // start_step 0 (the default) judges from the first report: report 1 of {4, 1, 10} -> 4, below 5; Katib's start step 0
+        // compares at every report, 1 would compare at the first only
+        assertThat(rules(ObjectiveType.MINIMIZE, "MEDIANSTOP", Map.of(), TRIALS)).containsExactly(rule("5", ComparisonType.GREATER, 0));
+        assertThat(rules(ObjectiveType.MINIMIZE, "Medianstop", settings("start_step", "1"), TRIALS))
+                .containsExactly(rule("5", ComparisonType.GREATER, 0));
         // only report 3 counts: the minimised upper median of {5, 1} is 5, the maximised lower one 1
         assertThat(rules(ObjectiveType.MINIMIZE, "Medianstop", settings("start_step", "3"), TRIALS))
                 .containsExactly(rule("5", ComparisonType.GREATER, 3));
@@ -162,7 +165,7 @@ class AssessorRulesTest {
         List<Trial> trials = new ArrayList<>(TRIALS);
         trials.add(trial("e", TrialStatus.TrialConditionType.SUCCEEDED));
         // Medianstop, minimised, from report 1: e counts at report 1 only: {4, 1, 10, 0} -> upper median 4; then 3 and 5 as before
-        assertThat(rules(ObjectiveType.MINIMIZE, "Medianstop", Map.of(), trials)).containsExactly(rule("5", ComparisonType.GREATER, 1));
+        assertThat(rules(ObjectiveType.MINIMIZE, "Medianstop", Map.of(), trials)).containsExactly(rule("5", ComparisonType.GREATER, 0));
         // Percentile 50, minimised, from report 3: values {9, 1, 0} -> 1
         assertThat(rules(ObjectiveType.MINIMIZE, "Percentile", settings("n_warmup_steps", "2", "n_startup_trials", "1"), trials))
                 .containsExactly(rule("1", ComparisonType.GREATER, 3));
@@ -180,7 +183,7 @@ class AssessorRulesTest {
         assertThat(rules(ObjectiveType.MINIMIZE, "Percentile", Map.of(), TRIALS)).isEmpty();
         // with 3: reports 1 {1, 4, 10} -> 4, 2 {1, 2, 6} -> 2, 3 {1, 9} -> 5: the largest is 5
         assertThat(rules(ObjectiveType.MINIMIZE, "Percentile", settings("n_startup_trials", "3"), TRIALS))
-                .containsExactly(rule("5", ComparisonType.GREATER, 1));
+                .containsExactly(rule("5", ComparisonType.GREATER, 0));
     }
 
     @Test
@@ -188,10 +191,10 @@ class AssessorRulesTest {
         assertThat(rules(ObjectiveType.MAXIMIZE, "Threshold", settings("lower", "0.25", "n_warmup_steps", "2"), List.of()))
                 .containsExactly(rule("0.25", ComparisonType.LESS, 3));
         assertThat(rules(ObjectiveType.MINIMIZE, "threshold", settings("upper", "7"), TRIALS))
-                .containsExactly(rule("7", ComparisonType.GREATER, 1));
+                .containsExactly(rule("7", ComparisonType.GREATER, 0));
         // the bound on the good side, without a warm-up
         assertThat(rules(ObjectiveType.MAXIMIZE, "Threshold", settings("upper", "1"), List.of()))
-                .containsExactly(rule("1", ComparisonType.GREATER, 1));
+                .containsExactly(rule("1", ComparisonType.GREATER, 0));
         invalid(() -> rules(ObjectiveType.MAXIMIZE, "Threshold", settings("upper", "1", "n_warmup_steps", "3"), List.of()),
                 "Threshold", "'upper' is served only with n_warmup_steps 0", "crossed it during the warm-up");
         invalid(() -> validate("Threshold", settings("upper", "1", "n_warmup_steps", "3", "optimize_mode", "maximize")),
