@@ -146,14 +146,14 @@ final class AssessorRules {
             OptimizeMode mode = a.has("optimize_mode") ? OptimizeMode.from(a, OptimizeMode.MAXIMIZE) : null;
             return switch (key) {
                 case "medianstop" -> {
-                    refuseAuto(a, "start_step", "Medianstop");
+                    refuseAuto(a, "start_step");
                     yield new MedianstopRule(mode, Math.max(1, a.getInt("start_step", 0, 0)));
                 }
                 case "percentile" -> {
-                    refuseAuto(a, "n_warmup_steps", "Percentile");
+                    refuseAuto(a, "n_warmup_steps");
                     if (a.getInt("interval_steps", 1, 1) != 1) {
                         throw new InvalidClassArgumentException("class argument 'interval_steps' must be 1 here, got "
-                                + a.get("interval_steps") + ": Katib checks a rule at every report, not every interval_steps-th");
+                                + a.get("interval_steps") + ": a Katib rule cannot skip reports");
                     }
                     yield new PercentileRule(mode, a.getDouble("percentile", 50, 0, 100), a.getInt("n_startup_trials", 5, 0),
                             a.getInt("n_warmup_steps", 0, 0) + 1);
@@ -166,7 +166,7 @@ final class AssessorRules {
         }
     }
 
-    private static void refuseAuto(ClassArguments a, String argument, String name) {
+    private static void refuseAuto(ClassArguments a, String argument) {
         if ("auto".equals(a.get(argument))) {
             throw new InvalidClassArgumentException("class argument '" + argument + "' \"auto\" is not served as a Katib rule "
                     + "(it waits for the first trials to settle, in the order they completed); give a number");

@@ -225,7 +225,7 @@ class AssessorRulesTest {
         invalid(() -> EarlyStoppingGrpc.newBlockingStub(channel).validateEarlyStoppingSettings(ValidateEarlyStoppingSettingsRequest.newBuilder()
                 .setEarlyStopping(twice).build()), "setting start_step is given twice");
         invalid(() -> validate("Medianstop", settings("optimize_mode", "sideways")), "'optimize_mode'", "sideways");
-        invalid(() -> validate("Percentile", settings("interval_steps", "2")), "Percentile", "'interval_steps' must be 1", "every report");
+        invalid(() -> validate("Percentile", settings("interval_steps", "2")), "Percentile", "'interval_steps' must be 1", "cannot skip reports");
         invalid(() -> validate("Percentile", settings("percentile", "150")), "Percentile", "'percentile'");
         invalid(() -> validate("Percentile", settings("n_warmup_steps", "auto")), "'n_warmup_steps' \"auto\" is not served");
         invalid(() -> rules(ObjectiveType.MINIMIZE, "Medianstop", settings("optimize_mode", "maximize"), TRIALS),
