@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * ({@code katib-drive.js}, see {@code ../shared/katib-lab}) plays Katib's controller over Katib's own
  * {@code .proto} files with each of Katib's example experiments, starts the real {@code ./tunekit},
  * and {@code kill -9}s it every 5 finished trials; every experiment must run to its end with no
- * duplicate (but for grid) and no broken answer, and medianstop (the early-stopping service, from the
- * same process) must stop trials.
+ * duplicate (but for grid) and no broken answer, and medianstop and Tunekit's Medianstop (the
+ * early-stopping service, from the same process) must stop trials.
  *
  * <p>Needs the lab, named by {@code $KATIB_LAB} (as {@code build.sh} makes it, e.g.
  * {@code KATIB_LAB=~/katib-lab}), and {@code node}; without them every case is skipped saying so
@@ -123,6 +123,48 @@ class KatibLabIT {
         assertThat(s.get("stepsRun").getAsInt()).as(d.describe()).isLessThan(s.get("stepsFull").getAsInt());
         assertThat(s.get("duplicates").getAsInt()).as(d.describe()).isZero();
         assertThat(s.get("restarts").getAsInt()).as(d.describe()).isPositive();
+    }
+
+    /** Katib's median-stop example with its earlyStopping turned into Tunekit's {@code algorithmName} and NNI class arguments. */
+    private Path earlyStoppingExample(String algorithm, String settings) throws IOException {
+        String yaml = Files.readString(EXAMPLES.resolve("early-stopping/median-stop.yaml"));
+        String katibs = """
+                    algorithmName: medianstop
+                    algorithmSettings:
+                      - name: min_trials_required
+                        value: "1"
+                      - name: start_step
+                        value: "2"
+                """;
+        assertThat(yaml).as("Katib's median-stop.yaml has changed").contains(katibs);
+        Path out = tmp.resolve(algorithm + ".yaml");
+        Files.writeString(out, yaml.replace(katibs, "    algorithmName: " + algorithm + "\n    algorithmSettings:\n" + settings));
+        return out;
+    }
+
+    @Test
+    void tunekitsMedianstopAssessorStopsTrialsThroughRestarts() throws Exception {
+        Drive d = drive(earlyStoppingExample("Medianstop", """
+                      - name: start_step
+                        value: "2"
+                      - name: optimize_mode
+                        value: "minimize"
+                """));
+        assertThat(d.exit()).as(d.describe()).isZero();
+        JsonObject s = d.summary();
+        assertThat(s.get("earlyStopped").getAsInt()).as(d.describe()).isPositive();
+        assertThat(s.get("stepsRun").getAsInt()).as(d.describe()).isLessThan(s.get("stepsFull").getAsInt());
+        assertThat(s.get("restarts").getAsInt()).as(d.describe()).isPositive();
+    }
+
+    @Test
+    void anAssessorNoRuleCanCarryFailsTheExperimentWithTheReason() throws Exception {
+        Drive d = drive(earlyStoppingExample("Curvefitting", """
+                      - name: epoch_num
+                        value: "10"
+                """));
+        assertThat(d.exit()).as(d.describe()).isEqualTo(3);
+        assertThat(d.stderr()).contains("Curvefitting cannot be served as a Katib rule", "served: medianstop (Katib's), Medianstop");
     }
 
     @Test

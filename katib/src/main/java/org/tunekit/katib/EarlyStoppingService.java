@@ -12,16 +12,22 @@ import org.tunekit.katib.api.SetTrialStatusRequest;
 import org.tunekit.katib.api.ValidateEarlyStoppingSettingsReply;
 import org.tunekit.katib.api.ValidateEarlyStoppingSettingsRequest;
 
-/** Katib's {@code EarlyStopping} service: {@link MedianStop}'s rules and the Trial status update. */
+/**
+ * Katib's {@code EarlyStopping} service: the rules of the algorithm the experiment names (Katib's
+ * {@code medianstop}, or a Tunekit assessor a rule can carry; see {@link StoppingAlgorithms}) and the
+ * Trial status update.
+ */
 final class EarlyStoppingService extends EarlyStoppingGrpc.EarlyStoppingImplBase {
     private static final Logger LOG = LoggerFactory.getLogger(EarlyStoppingService.class);
 
     private final DbManagerLogs logs;
     private final TrialStatusWriter status;
+    private final StoppingAlgorithms algorithms;
 
-    EarlyStoppingService(DbManagerLogs logs, TrialStatusWriter status) {
+    EarlyStoppingService(DbManagerLogs logs, TrialStatusWriter status, StoppingAlgorithms algorithms) {
         this.logs = logs;
         this.status = status;
+        this.algorithms = algorithms;
     }
 
     private interface Call<T> {
@@ -51,9 +57,10 @@ final class EarlyStoppingService extends EarlyStoppingGrpc.EarlyStoppingImplBase
             if (!request.hasExperiment()) {
                 throw KatibException.invalid("the request has no experiment");
             }
+            StoppingAlgorithms.Algorithm algorithm = algorithms.resolve(request.getExperiment().getSpec().getEarlyStopping());
             MedianStop.MetricLogs source = logs.at(request.getDbManagerAddress());
             return GetEarlyStoppingRulesReply.newBuilder()
-                    .addAllEarlyStoppingRules(MedianStop.rules(request.getExperiment(), request.getTrialsList(), source)).build();
+                    .addAllEarlyStoppingRules(algorithm.rules(request.getExperiment(), request.getTrialsList(), source)).build();
         });
     }
 
@@ -69,7 +76,7 @@ final class EarlyStoppingService extends EarlyStoppingGrpc.EarlyStoppingImplBase
     public void validateEarlyStoppingSettings(ValidateEarlyStoppingSettingsRequest request,
                                               StreamObserver<ValidateEarlyStoppingSettingsReply> out) {
         answer("ValidateEarlyStoppingSettings", out, () -> {
-            MedianStop.Settings.of(request.getEarlyStopping());
+            algorithms.resolve(request.getEarlyStopping());
             return ValidateEarlyStoppingSettingsReply.getDefaultInstance();
         });
     }

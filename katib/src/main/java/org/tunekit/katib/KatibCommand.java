@@ -22,7 +22,8 @@ public final class KatibCommand implements Runnable {
     /** {@code tunekit katib serve}. */
     @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
             description = {"Run Katib's suggestion service (Suggestion and grpc.health.v1.Health) and early-stopping service "
-                    + "(EarlyStopping: medianstop) until SIGTERM or SIGINT.",
+                    + "(EarlyStopping: Katib's medianstop, and the assessors Medianstop, Percentile and Threshold as rules) "
+                    + "until SIGTERM or SIGINT.",
                     "Katib's algorithm names (random, tpe, multivariate-tpe, cmaes, grid, sobol, bayesianoptimization) take "
                             + "Katib's settings; every Tunekit tuner, built-in or plugin, is served under its own name with its "
                             + "NNI class arguments as settings. No state is kept between calls: the service may be killed and "
@@ -32,7 +33,8 @@ public final class KatibCommand implements Runnable {
         int port = 6789;
 
         @Option(names = "--early-stopping-port", paramLabel = "PORT",
-                description = "The early-stopping service's port (medianstop; default: ${DEFAULT-VALUE}); -1 serves none.")
+                description = "The early-stopping service's port (medianstop, Medianstop, Percentile, Threshold; "
+                        + "default: ${DEFAULT-VALUE}); -1 serves none.")
         int earlyStoppingPort = 6788;
 
         @Option(names = "--host", paramLabel = "ADDRESS", description = "The address to listen on (default: ${DEFAULT-VALUE}).")

@@ -17,7 +17,8 @@ import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 /**
  * Tunekit as Katib's suggestion service: Katib's {@code Suggestion} service and the standard
  * {@code grpc.health.v1.Health} (SERVING for {@value #HEALTH_NAME} and for {@code ""}) on one port;
- * optionally Katib's {@code EarlyStopping} service ({@code medianstop}) with its own health service
+ * optionally Katib's {@code EarlyStopping} service ({@code medianstop}, and Tunekit's assessors that a
+ * rule can carry: {@link AssessorRules}) with its own health service
  * on another. The services keep no experiment state: every answer is computed from its request.
  */
 public final class KatibServer implements AutoCloseable {
@@ -130,7 +131,7 @@ public final class KatibServer implements AutoCloseable {
             try {
                 es = NettyServerBuilder.forAddress(new InetSocketAddress(options.host(), options.earlyStoppingPort()))
                         .maxInboundMessageSize(options.maxInboundBytes())
-                        .addService(new EarlyStoppingService(logs, status))
+                        .addService(new EarlyStoppingService(logs, status, new StoppingAlgorithms(catalog)))
                         .addService(esHealth.getHealthService())
                         .build()
                         .start();
@@ -142,7 +143,8 @@ public final class KatibServer implements AutoCloseable {
             }
             esHealth.setStatus("", ServingStatus.SERVING);
             esHealth.setStatus(EARLY_STOPPING_HEALTH_NAME, ServingStatus.SERVING);
-            LOG.info("Katib early-stopping service on {}:{}; algorithms: {}", options.host(), es.getPort(), MedianStop.NAME);
+            LOG.info("Katib early-stopping service on {}:{}; algorithms: {}", options.host(), es.getPort(),
+                    String.join(", ", StoppingAlgorithms.served()));
         }
         if (server != null) {
             if (options.warmUp()) {

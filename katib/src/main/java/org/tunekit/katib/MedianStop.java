@@ -56,7 +56,8 @@ final class MedianStop {
                     case "min_trials_required" -> min = positive(s);
                     case "start_step" -> start = positive(s);
                     default -> throw KatibException.invalid("medianstop has no setting " + s.getName()
-                            + "; its settings are: min_trials_required, start_step");
+                            + "; its settings are: min_trials_required, start_step (Tunekit's Medianstop, named with any other "
+                            + "spelling such as \"Medianstop\", takes NNI's class arguments optimize_mode and start_step)");
                 }
             }
             return new Settings(min, start);

@@ -165,7 +165,7 @@ class EarlyStoppingTest {
         }
         assertThatThrownBy(() -> stub().validateEarlyStoppingSettings(ValidateEarlyStoppingSettingsRequest.newBuilder()
                 .setEarlyStopping(EarlyStoppingSpec.newBuilder().setAlgorithmName("curvefitting")).build()))
-                .hasMessageContaining("unknown early-stopping algorithm \"curvefitting\"; known: medianstop");
+                .hasMessageContaining("early-stopping algorithm curvefitting cannot be served as a Katib rule");
         stub().validateEarlyStoppingSettings(ValidateEarlyStoppingSettingsRequest.newBuilder()
                 .setEarlyStopping(experiment(ObjectiveType.MINIMIZE, Map.of("start_step", "3")).getSpec().getEarlyStopping()).build());
         assertThatThrownBy(() -> stub().getEarlyStoppingRules(GetEarlyStoppingRulesRequest.newBuilder()
