@@ -20,7 +20,14 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * Evolution Strategy", 2016) in the unit cube of the encoded space, with IPOP restarts.
  *
  * <p>Samples {@code x = m + sigma * B D z} are reflected into [0, 1]; integer and categorical
- * coordinates are rounded when the point is decoded. The update uses the reflected points.
+ * coordinates are rounded when the point is decoded. The update uses the reflected points: weighted
+ * recombination of the better half, cumulative step-size adaptation, and a rank-one plus rank-mu
+ * covariance update in which the worse half has negative weights (active CMA, with the tutorial's
+ * default weights). Draws are mirrored and orthogonal: member {@code 2j+1} of a generation is member
+ * {@code 2j} reflected through the mean, and the pairs of each block of {@code n} pairs go in
+ * orthogonal directions. Elitism: at each update, the best member of the restart's
+ * earlier generations stands in for the generation's worst member when it is better (the
+ * flat-fitness and restart tests look at the generation's own members only).
  *
  * <p>Generations are made of results in the order they arrive, whoever proposed them: a result of
  * this tuner's own suggestions (of whatever generation it was drawn from), an imported result
@@ -233,13 +240,41 @@ final class CmaEsTuner extends UnitCubeTuner {
         }
     }
 
-    /** Member {@code k} of generation {@code g} of the current distribution. */
+    /**
+     * Member {@code k} of generation {@code g} of the current distribution. Mirrored orthogonal
+     * sampling: members {@code 2j} and {@code 2j+1} are {@code +z} and {@code -z}; the directions of
+     * the pairs {@code j} of one block of {@code n} pairs are orthogonal (Gram-Schmidt on {@code n}
+     * Gaussian vectors drawn from {@code (seed, g, block)}), each with its own vector's length, so
+     * that a block covers the space more evenly than independent draws.
+     */
     private double[] draw(long g, int k) {
-        boolean mirror = k % 2 == 1;
-        SplittableRandom rng = rngFor(DRAW, g, mirror ? k - 1 : k);
+        int pair = k / 2;
+        int index = pair % n;
+        SplittableRandom rng = rngFor(DRAW, g, pair / n);
+        double[][] v = new double[index + 1][n];
+        double length = 0;
+        for (int r = 0; r <= index; r++) {
+            for (int i = 0; i < n; i++) {
+                v[r][i] = rng.nextGaussian();
+            }
+            if (r == index) {
+                length = Math.sqrt(dot(v[r], v[r]));
+            }
+            for (int q = 0; q < r; q++) {
+                double d = dot(v[r], v[q]);
+                for (int i = 0; i < n; i++) {
+                    v[r][i] -= d * v[q][i];
+                }
+            }
+            double norm = Math.sqrt(dot(v[r], v[r]));
+            for (int i = 0; i < n; i++) {
+                v[r][i] /= norm;
+            }
+        }
+        double sign = k % 2 == 1 ? -1 : 1;
         double[] z = new double[n];
         for (int i = 0; i < n; i++) {
-            z[i] = (mirror ? -1 : 1) * rng.nextGaussian() * scales[i];
+            z[i] = sign * v[index][i] * length * scales[i];
         }
         double[] x = new double[n];
         for (int i = 0; i < n; i++) {
@@ -265,6 +300,14 @@ final class CmaEsTuner extends UnitCubeTuner {
             t += 2;
         }
         return t > 1 ? 2 - t : t;
+    }
+
+    private static double dot(double[] a, double[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+        }
+        return s;
     }
 
     private boolean isMember(double[] unit) {
