@@ -50,6 +50,11 @@ final class Algorithms {
         KATIB_NAMES = java.util.Collections.unmodifiableMap(m);
     }
 
+    /** CMA-ES's initial step size for Katib's {@code cmaes} without a {@code sigma} setting (1 = a parameter's whole range). */
+    static final double KATIB_CMAES_SIGMA0 = 0.1;
+    /** CMA-ES's first population for Katib's {@code cmaes} (Tunekit's own default is {@code 4 + 3 ln n}). */
+    static final long KATIB_CMAES_POPSIZE = 4;
+
     /** Katib's algorithms that this service does not run (multi-fidelity, population-based, architecture search). */
     static final List<String> NOT_SERVED = List.of("hyperband", "pbt", "enas", "darts");
 
@@ -60,8 +65,11 @@ final class Algorithms {
      * @param provider  the Tunekit tuner's provider
      * @param arguments its class arguments, without {@code seed} and {@code optimize_mode}
      * @param seed      the seed the settings gave, or {@code null}
-     * @param sequence  true for tuners that walk a fixed sequence (grid, Sobol): their seed must not
-     *                  change from call to call, or the walk would start over on another sequence
+     * @param sequence  true for tuners whose seed must not change from call to call: those that walk a
+     *                  fixed sequence (grid, Sobol), which would otherwise start over on another
+     *                  sequence, and CMA-ES, which rebuilds its generations from the trials and draws
+     *                  member k of generation g from (seed, g, k), so that a rebuilt tuner goes on
+     *                  with the next members of the generation instead of new random ones
      */
     record Recipe(String name, TunerProvider provider, Map<String, Object> arguments, Long seed, boolean sequence) {
         /**
@@ -174,7 +182,7 @@ final class Algorithms {
             }
         }
         String n = provider.name().toLowerCase(Locale.ROOT);
-        return new Recipe(name, provider, args, seed, n.equals("gridsearch") || n.equals("sobol"));
+        return new Recipe(name, provider, args, seed, n.equals("gridsearch") || n.equals("sobol") || n.equals("cmaes"));
     }
 
     private static boolean answers(AlgorithmCatalog.Entry e, String name) {
@@ -282,10 +290,12 @@ final class Algorithms {
                                 + "\" is not supported; Tunekit's CMA-ES takes: ipop, None (bipop is not implemented)");
                     }
                 }
-                if (s.has("sigma")) {
-                    args.put("sigma0", s.doubleValue("sigma", 0, 10));
-                }
-                return new Recipe(name, tuner("CMAES"), args, seed, false);
+                // Katib's experiments are short (its examples run 12 trials): without a sigma setting the
+                // strategy starts with a small step and population, which adapt within a few generations
+                // (bench/results/katib/side-by-side-cma-es.md); IPOP restarts still double the population
+                args.put("sigma0", s.has("sigma") ? s.doubleValue("sigma", 0, 10) : KATIB_CMAES_SIGMA0);
+                args.put("popsize", KATIB_CMAES_POPSIZE);
+                return new Recipe(name, tuner("CMAES"), args, seed, true);
             }
             case "bayesianoptimization" -> {
                 String estimator = s.has("base_estimator") ? s.text("base_estimator") : "GP";

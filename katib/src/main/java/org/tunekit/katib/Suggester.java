@@ -38,10 +38,12 @@ import org.tunekit.sdk.space.InvalidSearchSpaceException;
  * {@link #lies}).
  *
  * <p>The tuner's seed is derived from the experiment's name and the seed its settings give (0 when
- * none), and, but for the tuners that walk a fixed sequence (grid, Sobol), from
+ * none), and, but for the tuners whose seed must stay fixed (grid and Sobol walk a fixed sequence;
+ * CMA-ES replays the completed trials as its generations and draws the next members of the current
+ * one, the running trials among them, which are dropped as known), from
  * {@code total_request_number}, which grows with every call. So the answer is a function of the
  * request: a service killed and started again, or another replica, given the same request, gives
- * the same answer, and the next request (with a larger total) gets new points.
+ * the same answer, and the next request gets new points.
  */
 final class Suggester {
     private static final Logger LOG = LoggerFactory.getLogger(Suggester.class);

@@ -3,7 +3,6 @@ package org.tunekit.tuners.cmaes;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -21,23 +20,45 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * Evolution Strategy", 2016) in the unit cube of the encoded space, with IPOP restarts.
  *
  * <p>Samples {@code x = m + sigma * B D z} are reflected into [0, 1]; integer and categorical
- * coordinates are rounded when the point is decoded. The update uses the reflected points.
+ * coordinates are rounded when the point is decoded. The update uses the reflected points: weighted
+ * recombination of the better half, cumulative step-size adaptation, and a rank-one plus rank-mu
+ * covariance update in which the worse half has negative weights (active CMA, with the tutorial's
+ * default weights). Draws are mirrored and orthogonal: member {@code 2j+1} of a generation is member
+ * {@code 2j} reflected through the mean, and the pairs of each block of {@code n} pairs go in
+ * orthogonal directions. Elitism: at each update, the best member of the restart's
+ * earlier generations stands in for the generation's worst member when it is better (the
+ * flat-fitness and restart tests look at the generation's own members only).
  *
- * <p>Asynchrony: every suggestion is drawn from the current distribution and tagged with the
- * current generation. As soon as {@code lambda} results of the current generation are in, the
- * distribution is updated and the generation advances; results of older generations then only
- * count as observations. A batch larger than {@code lambda} simply draws more points from the
- * current distribution. Failed trials do not count towards a generation.
+ * <p>Generations are made of results in the order they arrive, whoever proposed them: a result of
+ * this tuner's own suggestions (of whatever generation it was drawn from), an imported result
+ * ({@link #importData}) and a customized trial each become the next member of the current
+ * generation. As soon as the generation has {@code lambda} members, the distribution is updated
+ * from them and the next generation begins; a trailing incomplete generation waits for the rest of
+ * its members. Own results enter the update as the unit-cube points that were proposed (before
+ * rounding); any other result as the unit vector of its parameter set (clamped to [0, 1]; an
+ * inactive nested coordinate counts as at the mean, so it moves nothing). Failed trials do not
+ * count. So the state (mean, step size, covariance, paths, restarts) is a function of the ordered
+ * results alone: a tuner of the same seed given the same results in the same order, all at once
+ * through {@code importData}, reaches the state of the tuner that suggested them (exactly where the
+ * parameter sets decode to the proposed points, as continuous ones do up to rounding of the last
+ * bits). This is how a stateless service (Katib's) rebuilds the strategy on every request.
+ *
+ * <p>Sampling: member {@code k} of generation {@code g} is drawn from a generator seeded by
+ * {@code (seed, g, k)}. A suggestion takes the next {@code k} this tuner has not drawn yet, skipping
+ * a draw whose point is already a member of the current generation. A rebuilt tuner has drawn
+ * nothing, so it walks the current generation from {@code k = 0}: the members already in are
+ * skipped, and the draws still running elsewhere come out again, which a caller that knows them
+ * (the Katib service drops every answer equal to a trial) asks past to get the next members. A
+ * batch larger than what a generation still needs simply draws more members of the current
+ * distribution; their results count in whatever generation is current when they arrive.
  *
  * <p>Restarts (IPOP): when the step size has shrunk below the resolution that matters
  * ({@code sigma * sqrt(max C_ii) < 1e-7}), the covariance is ill-conditioned (condition number over
  * 1e14), the best values of the last {@code 10 + 30 n / lambda} generations are flat, or the best
  * value has not improved for {@code 20 + 60 n / lambda} generations, the strategy restarts from a
- * uniformly random mean with {@code sigma0} and the identity covariance, doubling {@code lambda}
- * for each of the first {@code restarts} restarts (later restarts keep the population).
- *
- * <p>Imported and customized results: until the first update, the mean is moved to the best such
- * point.
+ * uniformly random mean (drawn from {@code (seed, restart number)}) with {@code sigma0} and the
+ * identity covariance, doubling {@code lambda} for each of the first {@code restarts} restarts
+ * (later restarts keep the population).
  */
 final class CmaEsTuner extends UnitCubeTuner {
     private final double sigma0;
@@ -48,6 +69,8 @@ final class CmaEsTuner extends UnitCubeTuner {
     private int lambda;
     private int mu;
     private double[] weights;
+    /** The (negative) weights of the ranks {@code mu .. lambda-1} in the active covariance update. */
+    private double[] negativeWeights;
     private double mueff;
     private double cs;
     private double ds;
@@ -57,6 +80,9 @@ final class CmaEsTuner extends UnitCubeTuner {
     private double chiN;
 
     private double[] mean;
+    /** The best member of the generations of this restart so far (its point and loss), or {@code null}. */
+    private double[] elitePoint;
+    private double eliteLoss = Double.POSITIVE_INFINITY;
     private double sigma;
     private double[][] cov;
     private double[] pc;
@@ -71,11 +97,12 @@ final class CmaEsTuner extends UnitCubeTuner {
     private double bestInRestart;
     private long lastImprovement;
     private final List<Double> bestHistory = new ArrayList<>();
-    private final Map<Long, Long> generationOf = new LinkedHashMap<>();
+    /** The members of the current generation: the points the update uses, their losses, their parameter sets' unit vectors. */
     private final List<double[]> resultPoints = new ArrayList<>();
     private final List<Double> resultLosses = new ArrayList<>();
-    /** The imported or customized observation the mean was last moved to, or {@code null}. */
-    private Observation bestExternal;
+    private final List<double[]> resultUnits = new ArrayList<>();
+    /** How many members of the current generation this tuner has drawn (the {@code k} of the next draw). */
+    private int drawn;
 
     CmaEsTuner(OptimizeMode mode, long seed, double sigma0, int popsize, int restarts) {
         super("CMAES", mode, seed);
@@ -119,6 +146,26 @@ final class CmaEsTuner extends UnitCubeTuner {
         c1 = 2 / ((n + 1.3) * (n + 1.3) + mueff);
         cmu = Math.min(1 - c1, 2 * (mueff - 2 + 1 / mueff) / ((n + 2) * (n + 2) + mueff));
         chiN = Math.sqrt(n) * (1 - 1.0 / (4 * n) + 1.0 / (21.0 * n * n));
+        // active CMA (the tutorial's default weights): the worse half gets negative weights, scaled so that
+        // the covariance stays positive definite
+        negativeWeights = new double[lambda - mu];
+        double negSum = 0;
+        double negSumSq = 0;
+        for (int i = mu; i < lambda; i++) {
+            double w = Math.log((lambda + 1) / 2.0) - Math.log(i + 1);
+            negativeWeights[i - mu] = w;
+            negSum += w;
+            negSumSq += w * w;
+        }
+        if (negSum < 0) {
+            double mueffMinus = negSum * negSum / negSumSq;
+            double scale = Math.min(1 + c1 / cmu, Math.min(1 + 2 * mueffMinus / (mueff + 2), (1 - c1 - cmu) / (n * cmu)));
+            for (int i = 0; i < negativeWeights.length; i++) {
+                negativeWeights[i] = Math.min(0, negativeWeights[i]) * scale / -negSum;
+            }
+        } else {
+            Arrays.fill(negativeWeights, 0);
+        }
     }
 
     static int defaultPopulation(int n) {
@@ -142,18 +189,24 @@ final class CmaEsTuner extends UnitCubeTuner {
         bestInRestart = Double.POSITIVE_INFINITY;
         lastImprovement = 0;
         bestHistory.clear();
+        elitePoint = null;
+        eliteLoss = Double.POSITIVE_INFINITY;
+        clearMembers();
+    }
+
+    private void clearMembers() {
         resultPoints.clear();
         resultLosses.clear();
+        resultUnits.clear();
+        drawn = 0;
     }
 
     @Override
     protected void spaceChanged(EncodedSpace space) {
         n = space.size();
-        bestExternal = null;
         generation = 0;
         restartCount = 0;
         updates = 0;
-        generationOf.clear();
         if (n == 0) {
             return;
         }
@@ -161,18 +214,67 @@ final class CmaEsTuner extends UnitCubeTuner {
         double[] start = new double[n];
         Arrays.fill(start, 0.5);
         startRestart(start);
+        // the results kept from the old space are replayed as generations, in their order
+        for (Observation o : observations()) {
+            observed(o, null);
+        }
     }
 
     // ------------------------------------------------------------------------------- ask
+
+    /** The key of the generators of the draws (see the class comment). */
+    private static final long DRAW = 0xC3A_E5L;
 
     @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
         if (n == 0) {
             return new double[0];
         }
+        // a draw that is already a member (answered before this tuner was rebuilt) is skipped; at most
+        // as many skips as there are members, which bounds the walk when rounding maps draws together
+        for (int skipped = 0; ; skipped++) {
+            double[] x = draw(generation, drawn++);
+            if (skipped >= resultUnits.size() || !isMember(canonicalUnit(x))) {
+                return x;
+            }
+        }
+    }
+
+    /**
+     * Member {@code k} of generation {@code g} of the current distribution. Mirrored orthogonal
+     * sampling: members {@code 2j} and {@code 2j+1} are {@code +z} and {@code -z}; the directions of
+     * the pairs {@code j} of one block of {@code n} pairs are orthogonal (Gram-Schmidt on {@code n}
+     * Gaussian vectors drawn from {@code (seed, g, block)}), each with its own vector's length, so
+     * that a block covers the space more evenly than independent draws.
+     */
+    private double[] draw(long g, int k) {
+        int pair = k / 2;
+        int index = pair % n;
+        SplittableRandom rng = rngFor(DRAW, g, pair / n);
+        double[][] v = new double[index + 1][n];
+        double length = 0;
+        for (int r = 0; r <= index; r++) {
+            for (int i = 0; i < n; i++) {
+                v[r][i] = rng.nextGaussian();
+            }
+            if (r == index) {
+                length = Math.sqrt(dot(v[r], v[r]));
+            }
+            for (int q = 0; q < r; q++) {
+                double d = dot(v[r], v[q]);
+                for (int i = 0; i < n; i++) {
+                    v[r][i] -= d * v[q][i];
+                }
+            }
+            double norm = Math.sqrt(dot(v[r], v[r]));
+            for (int i = 0; i < n; i++) {
+                v[r][i] /= norm;
+            }
+        }
+        double sign = k % 2 == 1 ? -1 : 1;
         double[] z = new double[n];
         for (int i = 0; i < n; i++) {
-            z[i] = rng.nextGaussian() * scales[i];
+            z[i] = sign * v[index][i] * length * scales[i];
         }
         double[] x = new double[n];
         for (int i = 0; i < n; i++) {
@@ -200,14 +302,31 @@ final class CmaEsTuner extends UnitCubeTuner {
         return t > 1 ? 2 - t : t;
     }
 
-    @Override
-    protected void proposalAccepted(Proposal proposal) {
-        generationOf.put(proposal.parameterId(), generation);
+    private static double dot(double[] a, double[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+        }
+        return s;
     }
 
-    @Override
-    protected void abandoned(Proposal proposal) {
-        generationOf.remove(proposal.parameterId());
+    private boolean isMember(double[] unit) {
+        for (double[] u : resultUnits) {
+            if (sameUnit(u, unit)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sameUnit(double[] a, double[] b) {
+        for (int i = 0; i < a.length; i++) {
+            boolean na = Double.isNaN(a[i]);
+            if (na != Double.isNaN(b[i]) || !na && Math.abs(a[i] - b[i]) > 1e-9) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------- tell
@@ -217,53 +336,52 @@ final class CmaEsTuner extends UnitCubeTuner {
         if (n == 0) {
             return;
         }
-        if (proposal == null) {
-            if (updates == 0 && restartCount == 0) {
-                if (bestExternal == null) {
-                    moveMeanToBestExternal();
-                } else if (observation.raw() == null && observation.loss() < bestExternal.loss()) {
-                    // the best so far is known: a large import stays linear
-                    moveMeanTo(observation);
-                }
+        double[] point;
+        if (proposal != null && proposal.raw() != null) {
+            point = proposal.raw().clone();
+        } else {
+            point = observation.unit().clone();
+            for (int i = 0; i < n; i++) {
+                point[i] = Double.isNaN(point[i]) ? mean[i] : Math.max(0, Math.min(1, point[i]));
             }
-            return;
-        }
-        Long tag = generationOf.remove(proposal.parameterId());
-        if (tag == null || tag != generation) {
-            return;
         }
         double loss = Double.isNaN(observation.loss()) ? Double.POSITIVE_INFINITY : observation.loss();
-        resultPoints.add(proposal.raw());
+        resultPoints.add(point);
         resultLosses.add(loss);
+        resultUnits.add(observation.unit());
         if (resultLosses.size() >= lambda) {
             update();
         }
     }
 
-    private void moveMeanToBestExternal() {
-        Observation best = null;
-        for (Observation o : observations()) {
-            if (o.raw() == null && !Double.isNaN(o.loss()) && (best == null || o.loss() < best.loss())) {
-                best = o;
-            }
-        }
-        if (best != null) {
-            moveMeanTo(best);
-        }
-    }
-
-    private void moveMeanTo(Observation best) {
-        bestExternal = best;
-        double[] m = best.unit().clone();
-        for (int i = 0; i < n; i++) {
-            if (Double.isNaN(m[i])) {
-                m[i] = 0.5;
-            }
-        }
-        mean = m;
-    }
-
     private void update() {
+        // the flat-fitness and restart tests look at the generation's own members, not at the elite that stands in below
+        double[] own = new double[resultLosses.size()];
+        for (int i = 0; i < own.length; i++) {
+            own[i] = resultLosses.get(i);
+        }
+        Arrays.sort(own);
+        double best = own[0];
+        double nearMedian = own[Math.min(own.length - 1, (int) Math.ceil(0.7 * own.length) - 1)];
+        // elitism: the best point of this restart so far stands in for the generation's worst member
+        if (elitePoint != null) {
+            int worst = 0;
+            for (int i = 1; i < resultLosses.size(); i++) {
+                if (resultLosses.get(i) > resultLosses.get(worst)) {
+                    worst = i;
+                }
+            }
+            if (eliteLoss < resultLosses.get(worst)) {
+                resultPoints.set(worst, elitePoint);
+                resultLosses.set(worst, eliteLoss);
+            }
+        }
+        for (int i = 0; i < resultLosses.size(); i++) {
+            if (resultLosses.get(i) < eliteLoss) {
+                eliteLoss = resultLosses.get(i);
+                elitePoint = resultPoints.get(i);
+            }
+        }
         int count = resultLosses.size();
         Integer[] order = new Integer[count];
         for (int i = 0; i < count; i++) {
@@ -311,12 +429,38 @@ final class CmaEsTuner extends UnitCubeTuner {
         for (int i = 0; i < n; i++) {
             pc[i] = (1 - cc) * pc[i] + (hsig ? pcFactor * meanStep[i] : 0);
         }
-        double keep = 1 - c1 - cmu + (hsig ? 0 : c1 * cc * (2 - cc));
+        // the worse ranks' steps, each scaled to the Mahalanobis length sqrt(n) (C^(-1/2) y = B D^-1 B' y)
+        int worse = Math.min(negativeWeights.length, count - mu);
+        double[][] negSteps = new double[worse][n];
+        double weightSum = 1;
+        for (int k = 0; k < worse; k++) {
+            double[] x = resultPoints.get(order[mu + k]);
+            for (int i = 0; i < n; i++) {
+                negSteps[k][i] = (x[i] - old[i]) / sigma;
+            }
+            double norm2 = 0;
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += basis[i][j] * negSteps[k][i];
+                }
+                norm2 += (s / scales[j]) * (s / scales[j]);
+            }
+            double f = norm2 > 1e-300 ? Math.sqrt(n / norm2) : 0;
+            for (int i = 0; i < n; i++) {
+                negSteps[k][i] *= f;
+            }
+            weightSum += negativeWeights[k];
+        }
+        double keep = 1 - c1 - cmu * weightSum + (hsig ? 0 : c1 * cc * (2 - cc));
         for (int i = 0; i < n; i++) {
             for (int j = 0; j <= i; j++) {
                 double rankMu = 0;
                 for (int k = 0; k < mu; k++) {
                     rankMu += weights[k] * steps[k][i] * steps[k][j];
+                }
+                for (int k = 0; k < worse; k++) {
+                    rankMu += negativeWeights[k] * negSteps[k][i] * negSteps[k][j];
                 }
                 double v = keep * cov[i][j] + c1 * pc[i] * pc[j] + cmu * rankMu;
                 cov[i][j] = v;
@@ -324,8 +468,6 @@ final class CmaEsTuner extends UnitCubeTuner {
             }
         }
         sigma *= Math.exp((cs / ds) * (psNorm / chiN - 1));
-        double best = resultLosses.get(order[0]);
-        double nearMedian = resultLosses.get(order[Math.min(count - 1, (int) Math.ceil(0.7 * count) - 1)]);
         if (best == nearMedian) {
             // flat fitness (common once rounding makes neighbours identical): widen the search
             sigma *= Math.exp(0.2 + cs / ds);
@@ -334,8 +476,7 @@ final class CmaEsTuner extends UnitCubeTuner {
         decompose();
         generation++;
         updates++;
-        resultPoints.clear();
-        resultLosses.clear();
+        clearMembers();
         bestHistory.add(best);
         if (best < bestInRestart) {
             bestInRestart = best;
@@ -420,6 +561,23 @@ final class CmaEsTuner extends UnitCubeTuner {
         return sigma;
     }
 
+    double[] mean() {
+        return mean.clone();
+    }
+
+    double[][] covariance() {
+        double[][] c = new double[n][];
+        for (int i = 0; i < n; i++) {
+            c[i] = cov[i].clone();
+        }
+        return c;
+    }
+
+    /** How many members the current generation has so far. */
+    int members() {
+        return resultLosses.size();
+    }
+
     // ------------------------------------------------------------------------------- checkpoint
 
     @Override
@@ -428,7 +586,7 @@ final class CmaEsTuner extends UnitCubeTuner {
             return;
         }
         lines.add("cma.state " + lambda + " " + restartCount + " " + generation + " " + generationInRestart + " "
-                + updates + " " + lastImprovement + " " + hex(sigma) + " " + hex(bestInRestart));
+                + updates + " " + lastImprovement + " " + hex(sigma) + " " + hex(bestInRestart) + " " + drawn);
         lines.add("cma.mean " + vector(mean));
         lines.add("cma.pc " + vector(pc));
         lines.add("cma.ps " + vector(ps));
@@ -438,9 +596,11 @@ final class CmaEsTuner extends UnitCubeTuner {
         for (double b : bestHistory) {
             lines.add("cma.best " + hex(b));
         }
-        generationOf.forEach((id, g) -> lines.add("cma.tag " + id + " " + g));
+        if (elitePoint != null) {
+            lines.add("cma.elite " + hex(eliteLoss) + " " + vector(elitePoint));
+        }
         for (int i = 0; i < resultLosses.size(); i++) {
-            lines.add("cma.result " + hex(resultLosses.get(i)) + " " + vector(resultPoints.get(i)));
+            lines.add("cma.result " + hex(resultLosses.get(i)) + " " + vector(resultPoints.get(i)) + " | " + vector(resultUnits.get(i)));
         }
     }
 
@@ -470,13 +630,18 @@ final class CmaEsTuner extends UnitCubeTuner {
         for (String[] w : lines.getOrDefault("cma.best", List.of())) {
             bestHistory.add(Double.parseDouble(w[1]));
         }
-        generationOf.clear();
-        for (String[] w : lines.getOrDefault("cma.tag", List.of())) {
-            generationOf.put(Long.parseLong(w[1]), Long.parseLong(w[2]));
+        for (String[] w : lines.getOrDefault("cma.elite", List.of())) {
+            eliteLoss = Double.parseDouble(w[1]);
+            elitePoint = parseVector(w, 2, n + 2);
         }
+        // checkpoints written before generations were made of arriving results have cma.tag lines (no longer needed),
+        // no draw count and no member units
+        drawn = s.length > 9 ? Integer.parseInt(s[9]) : 0;
         for (String[] w : lines.getOrDefault("cma.result", List.of())) {
             resultLosses.add(Double.parseDouble(w[1]));
-            resultPoints.add(parseVector(w, 2, n + 2));
+            double[] point = parseVector(w, 2, n + 2);
+            resultPoints.add(point);
+            resultUnits.add(w.length > n + 2 && w[n + 2].equals("|") ? parseVector(w, n + 3, 2 * n + 3) : point);
         }
     }
 

@@ -2,6 +2,7 @@ package org.tunekit.tuners.cmaes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.Parameters;
@@ -95,16 +97,162 @@ class CmaEsTunerTest extends UnitCubeTunerContract {
         assertThat(t.populationSize()).isEqualTo(16); // 4 doubled twice, then kept
     }
 
-    @Test
-    void importedResultsMoveTheFirstMean() throws Exception {
-        CmaEsTuner t = cma(Map.of("seed", 8L, "optimize_mode", "minimize", "sigma0", 0.05));
-        t.updateSearchSpace(square());
-        t.importData(List.of(
-                new org.tunekit.sdk.ImportedTrial(Parameters.of(Map.of("x", 0.3, "y", -0.2)), Metric.of(0)),
-                new org.tunekit.sdk.ImportedTrial(Parameters.of(Map.of("x", -0.9, "y", 0.9)), Metric.of(5))));
-        for (Parameters p : t.generateMultipleParameters(List.of(0L, 1L, 2L, 3L, 4L, 5L))) {
-            assertThat(Math.hypot(p.getDouble("x") - 0.3, p.getDouble("y") + 0.2)).isLessThan(0.5);
+    private static final Map<String, Object> MIN = Map.of("seed", 21L, "optimize_mode", "minimize");
+
+    private static ImportedTrial imported(Parameters p) {
+        return new ImportedTrial(p, Metric.of(quadratic(p)));
+    }
+
+    /** Asserts that two tuners are in the same state, up to the rounding of parameter values to their last bits. */
+    private static void assertSameState(CmaEsTuner rebuilt, CmaEsTuner live) {
+        assertThat(rebuilt.generation()).isEqualTo(live.generation());
+        assertThat(rebuilt.members()).isEqualTo(live.members());
+        assertThat(rebuilt.populationSize()).isEqualTo(live.populationSize());
+        assertThat(rebuilt.sigma()).isCloseTo(live.sigma(), within(1e-9 * live.sigma()));
+        assertThat(rebuilt.mean()).containsExactly(live.mean(), within(1e-9));
+        for (int i = 0; i < live.covariance().length; i++) {
+            assertThat(rebuilt.covariance()[i]).containsExactly(live.covariance()[i], within(1e-9));
         }
+    }
+
+    private static void assertClose(Parameters a, Parameters b) {
+        assertThat(a.getDouble("x")).isCloseTo(b.getDouble("x"), within(1e-9));
+        assertThat(a.getDouble("y")).isCloseTo(b.getDouble("y"), within(1e-9));
+    }
+
+    @Test
+    void importingTheResultsOfALiveRunReplaysItsGenerations() throws Exception {
+        CmaEsTuner live = cma(MIN);
+        live.updateSearchSpace(square());
+        List<ImportedTrial> history = new ArrayList<>();
+        for (long id = 0; id < 3 * 6 + 2; id++) { // three generations of 6, and 2 members of the fourth
+            Parameters p = live.generateParameters(id);
+            live.receiveTrialResult(new TrialResult(id, p, Metric.of(quadratic(p)), false, null));
+            history.add(imported(p));
+        }
+        assertThat(live.generation()).isEqualTo(3);
+        CmaEsTuner rebuilt = cma(MIN);
+        rebuilt.updateSearchSpace(square());
+        rebuilt.importData(history);
+        assertSameState(rebuilt, live);
+        assertThat(rebuilt.sigma()).isNotEqualTo(0.3); // the replay did update the step size
+        // both go on with the same members of the fourth generation
+        for (long id = 100; id < 106; id++) {
+            assertClose(rebuilt.generateParameters(id), live.generateParameters(id));
+        }
+    }
+
+    @Test
+    void resultsArrivingOutOfOrderFromABatchMakeTheSameGenerationsWhenReplayed() throws Exception {
+        CmaEsTuner live = cma(MIN);
+        live.updateSearchSpace(square());
+        java.util.SplittableRandom order = new java.util.SplittableRandom(4);
+        List<ImportedTrial> history = new ArrayList<>();
+        Map<Long, Parameters> running = new java.util.LinkedHashMap<>();
+        long id = 0;
+        while (history.size() < 27) {
+            while (running.size() < 3) {
+                running.put(id, live.generateParameters(id));
+                id++;
+            }
+            // any running trial may finish first: members of older generations arrive in newer ones
+            long done = new ArrayList<>(running.keySet()).get(order.nextInt(running.size()));
+            Parameters p = running.remove(done);
+            live.receiveTrialResult(new TrialResult(done, p, Metric.of(quadratic(p)), false, null));
+            history.add(imported(p));
+        }
+        CmaEsTuner rebuilt = cma(MIN);
+        rebuilt.updateSearchSpace(square());
+        rebuilt.importData(history);
+        assertThat(live.generation()).isEqualTo(4);
+        assertSameState(rebuilt, live);
+    }
+
+    @Test
+    void aTrailingIncompleteGenerationWaitsForTheRestOfItsMembers() throws Exception {
+        CmaEsTuner live = cma(MIN);
+        live.updateSearchSpace(square());
+        List<ImportedTrial> history = new ArrayList<>();
+        for (long id = 0; id < 6 + 5; id++) {
+            Parameters p = live.generateParameters(id);
+            live.receiveTrialResult(new TrialResult(id, p, Metric.of(quadratic(p)), false, null));
+            history.add(imported(p));
+        }
+        CmaEsTuner one = cma(MIN);
+        one.updateSearchSpace(square());
+        one.importData(history.subList(0, 6));
+        CmaEsTuner eleven = cma(MIN);
+        eleven.updateSearchSpace(square());
+        eleven.importData(history);
+        assertThat(eleven.generation()).isEqualTo(1);
+        assertThat(eleven.members()).isEqualTo(5);
+        assertThat(eleven.mean()).containsExactly(one.mean(), within(0.0));
+        assertThat(eleven.sigma()).isEqualTo(one.sigma());
+        // the sixth member completes the generation
+        Parameters sixth = live.generateParameters(11);
+        eleven.importData(List.of(imported(sixth)));
+        live.receiveTrialResult(new TrialResult(11, sixth, Metric.of(quadratic(sixth)), false, null));
+        assertThat(eleven.generation()).isEqualTo(2);
+        assertSameState(eleven, live);
+    }
+
+    @Test
+    void aRebuiltTunerSkipsTheMembersAlreadyInAndGivesTheRunningOnesBeforeTheNext() throws Exception {
+        CmaEsTuner live = cma(MIN);
+        live.updateSearchSpace(square());
+        List<Parameters> asked = live.generateMultipleParameters(List.of(0L, 1L, 2L, 3L)); // members 0..3 of generation 0
+        // members 1 and 3 are done, 0 and 2 still running
+        CmaEsTuner rebuilt = cma(MIN);
+        rebuilt.updateSearchSpace(square());
+        rebuilt.importData(List.of(imported(asked.get(3)), imported(asked.get(1))));
+        assertThat(rebuilt.members()).isEqualTo(2);
+        List<Parameters> again = rebuilt.generateMultipleParameters(List.of(10L, 11L, 12L));
+        assertClose(again.get(0), asked.get(0));
+        assertClose(again.get(1), asked.get(2));
+        assertClose(again.get(2), live.generateParameters(4)); // member 4: the next one of the generation
+    }
+
+    @Test
+    void trialsThisTunerDidNotSuggestAreMembersOfTheGenerationTheyArriveIn() throws Exception {
+        CmaEsTuner t = cma(MIN);
+        t.updateSearchSpace(square());
+        List<ImportedTrial> byHand = new ArrayList<>();
+        for (double x : new double[] {0.2, 0.4, 0.6}) {
+            for (double y : new double[] {-0.3, 0.3}) {
+                byHand.add(imported(Parameters.of(Map.of("x", x, "y", y))));
+            }
+        }
+        t.importData(byHand.subList(0, 5));
+        assertThat(t.generation()).isZero();
+        assertThat(t.mean()).containsExactly(new double[] {0.5, 0.5}, within(0.0));
+        t.importData(byHand.subList(5, 6));
+        assertThat(t.generation()).isEqualTo(1);
+        // the mean moved to the weighted best three, (0.2..0.4, -0.3) in the unit cube: x near 0.6-0.7, y 0.35
+        assertThat(t.mean()[0]).isBetween(0.6, 0.7);
+        assertThat(t.mean()[1]).isCloseTo(0.35, within(1e-9));
+        // a customized trial of a live run counts as well, as the next member
+        Parameters own = t.generateParameters(0);
+        t.receiveTrialResult(new TrialResult(0, own, Metric.of(quadratic(own)), false, null));
+        t.receiveTrialResult(new TrialResult(1, Parameters.of(Map.of("x", 0.3, "y", -0.2)), Metric.of(0), true, null));
+        assertThat(t.members()).isEqualTo(2);
+    }
+
+    @Test
+    void aCheckpointKeepsTheCurrentGenerationAndItsDraws() throws Exception {
+        CmaEsTuner live = cma(MIN);
+        live.updateSearchSpace(square());
+        for (long id = 0; id < 9; id++) {
+            Parameters p = live.generateParameters(id);
+            live.receiveTrialResult(new TrialResult(id, p, Metric.of(quadratic(p)), false, null));
+        }
+        live.generateParameters(9);
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("cma");
+        live.saveCheckpoint(dir);
+        CmaEsTuner restored = cma(MIN);
+        restored.updateSearchSpace(square());
+        restored.loadCheckpoint(dir);
+        assertSameState(restored, live);
+        assertThat(restored.generateParameters(10)).isEqualTo(live.generateParameters(10));
     }
 
     @Test
