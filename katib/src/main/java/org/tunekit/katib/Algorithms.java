@@ -51,7 +51,7 @@ final class Algorithms {
     }
 
     /** Katib's algorithms that this service does not run (multi-fidelity, population-based, architecture search). */
-    static final List<String> NOT_SERVED = List.of("hyperband", "pbt", "enas", "darts");
+    static final List<String> NOT_SERVED = List.of("pbt", "enas", "darts");
 
     /**
      * What one experiment's algorithm resolved to.
@@ -103,6 +103,7 @@ final class Algorithms {
     /** The names this service answers to: Katib's, then the Tunekit tuners'. */
     List<String> names() {
         List<String> out = new ArrayList<>(KATIB_NAMES.keySet());
+        out.add(KatibHyperband.NAME);
         for (AlgorithmCatalog.Entry e : catalog.entries()) {
             if (e.kind() == AlgorithmKind.TUNER) {
                 out.add(e.provider().name());

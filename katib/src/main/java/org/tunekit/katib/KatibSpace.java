@@ -147,6 +147,11 @@ final class KatibSpace {
      * same), or {@code null} when a value does not parse.
      */
     String key(List<ParameterAssignment> assignments) {
+        return key(assignments, null);
+    }
+
+    /** As {@link #key(List)}, but for the parameter named {@code skip} (any value, or none, is taken). */
+    String key(List<ParameterAssignment> assignments, String skip) {
         String[] parts = new String[dims.size()];
         int i = 0;
         Map<String, Integer> index = new HashMap<>();
@@ -158,6 +163,10 @@ final class KatibSpace {
             if (at == null) {
                 return null;
             }
+            if (a.getName().equals(skip)) {
+                parts[at] = "";
+                continue;
+            }
             String c = dims.get(at).canonical(a.getValue().trim());
             if (c == null) {
                 return null;
@@ -165,7 +174,11 @@ final class KatibSpace {
             parts[at] = c;
         }
         StringBuilder sb = new StringBuilder();
-        for (String s : parts) {
+        for (int k = 0; k < parts.length; k++) {
+            String s = parts[k];
+            if (s == null && dims.get(k).name().equals(skip)) {
+                s = "";
+            }
             if (s == null) {
                 return null;
             }

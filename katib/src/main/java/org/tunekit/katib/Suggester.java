@@ -58,7 +58,11 @@ final class Suggester {
     }
 
     /** What one experiment needs before any trial is looked at. */
-    record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {}
+    record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric, KatibHyperband.Plan hyperband) {
+        Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {
+            this(space, recipe, mode, metric, null);
+        }
+    }
 
     private Setup setup(Experiment experiment) {
         if (!experiment.hasSpec()) {
@@ -77,6 +81,10 @@ final class Suggester {
                     + spec.getObjective().getTypeValue());
         };
         KatibSpace space = KatibSpace.of(spec.getParameterSpecs().getParametersList());
+        if (spec.getAlgorithm().getAlgorithmName().equals(KatibHyperband.NAME)) {
+            KatibHyperband.Plan plan = KatibHyperband.plan(experiment.getName(), spec);
+            return new Setup(space, algorithms.resolve("random", List.of()), mode, metric, plan);
+        }
         Algorithms.Recipe recipe = algorithms.resolve(spec.getAlgorithm().getAlgorithmName(),
                 spec.getAlgorithm().getAlgorithmSettingsList());
         return new Setup(space, recipe, mode, metric);
@@ -107,6 +115,10 @@ final class Suggester {
             throw KatibException.invalid("the request has no experiment");
         }
         Setup s = setup(request.getExperiment());
+        if (s.hyperband() != null) {
+            return call(s, () -> KatibHyperband.suggest(s.hyperband(), s.space(), s.recipe(), s.mode(), s.metric(),
+                    request.getTrialsList(), wanted));
+        }
         long total = request.getTotalRequestNumber();
         Tuner tuner = newTuner(s, seed(s, request.getExperiment().getName(), total));
 
@@ -272,7 +284,7 @@ final class Suggester {
     }
 
     /** The trial's objective value, or {@code null} when it has none (running, failed) or it does not parse. */
-    private static Double objective(Trial t, String metric) {
+    static Double objective(Trial t, String metric) {
         TrialStatus.TrialConditionType c = t.getStatus().getCondition();
         if (c != TrialStatus.TrialConditionType.SUCCEEDED && c != TrialStatus.TrialConditionType.EARLYSTOPPED) {
             return null;
@@ -329,6 +341,10 @@ final class Suggester {
         });
     }
 
+    private static String name(Setup s) {
+        return s.hyperband() != null ? KatibHyperband.NAME : s.recipe().name();
+    }
+
     /** Runs a tuner call; its failures become statuses that name the algorithm. */
     private static <T> T call(Setup s, TunerCall<T> c) {
         try {
@@ -336,10 +352,10 @@ final class Suggester {
         } catch (KatibException e) {
             throw e;
         } catch (InvalidSearchSpaceException | InvalidClassArgumentException e) {
-            throw KatibException.invalid("algorithm " + s.recipe().name() + " cannot work on this experiment: " + e.getMessage());
+            throw KatibException.invalid("algorithm " + name(s) + " cannot work on this experiment: " + e.getMessage());
         } catch (RuntimeException e) {
-            LOG.error("algorithm {} failed", s.recipe().name(), e);
-            throw new KatibException(Status.Code.INTERNAL, "algorithm " + s.recipe().name() + " failed: " + e);
+            LOG.error("algorithm {} failed", name(s), e);
+            throw new KatibException(Status.Code.INTERNAL, "algorithm " + name(s) + " failed: " + e);
         }
     }
 }
