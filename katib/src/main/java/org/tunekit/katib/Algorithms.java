@@ -26,7 +26,11 @@ import org.tunekit.sdk.spi.TunerProvider;
  * <p>Two sets of names. Katib's own names, matched exactly as Katib spells them ({@code random},
  * {@code tpe}, {@code multivariate-tpe}, {@code cmaes}, {@code grid}, {@code sobol},
  * {@code bayesianoptimization}), take Katib's settings and run the Tunekit tuner that does the same
- * job. Every other name is a Tunekit tuner's name or alias, built-in or from a plugin folder,
+ * job. Katib's {@code hyperband} (settings {@code resource_name}, {@code eta}, {@code r_l}) is no
+ * tuner: {@link Suggester} hands it to {@link KatibHyperband}, which schedules Katib's brackets from
+ * the trials of each request; it is listed by {@link #names()} but never resolved here. Katib's
+ * {@code pbt}, {@code enas} and {@code darts} are not served and are refused naming the known
+ * algorithms. Every other name is a Tunekit tuner's name or alias, built-in or from a plugin folder,
  * matched ignoring case ({@code TPE}, {@code GPTuner}, {@code SMAC}, ...), and takes that tuner's NNI
  * class arguments as settings; a setting's value is read as JSON when it is JSON (a number,
  * {@code true}, an object) and as a string otherwise. {@code optimize_mode} comes from the
@@ -50,7 +54,7 @@ final class Algorithms {
         KATIB_NAMES = java.util.Collections.unmodifiableMap(m);
     }
 
-    /** Katib's algorithms that this service does not run (multi-fidelity, population-based, architecture search). */
+    /** Katib's algorithms that this service does not run (population-based training, architecture search). */
     static final List<String> NOT_SERVED = List.of("pbt", "enas", "darts");
 
     /**
@@ -100,7 +104,7 @@ final class Algorithms {
         this.catalog = catalog;
     }
 
-    /** The names this service answers to: Katib's, then the Tunekit tuners'. */
+    /** The names this service answers to: Katib's (with {@code hyperband}), then the Tunekit tuners'. */
     List<String> names() {
         List<String> out = new ArrayList<>(KATIB_NAMES.keySet());
         out.add(KatibHyperband.NAME);

@@ -206,7 +206,7 @@ final class Suggester {
     }
 
     /**
-     * Sends made-up requests (Katib's common algorithms over a small space, with up to 60 trials)
+     * Sends made-up requests (Katib's common algorithms and hyperband over a small space, with up to 60 trials)
      * through {@code call} (the service's own socket, so that the whole path is exercised), so that
      * the code a request runs is compiled before the first real one. The answers are thrown away;
      * nothing is kept.
@@ -220,11 +220,16 @@ final class Suggester {
                 org.tunekit.katib.api.ParameterSpec.newBuilder().setName("n").setParameterType(org.tunekit.katib.api.ParameterType.INT)
                         .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("1").setMax("64")).build());
         int calls = 0;
-        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", "tpe", "random")) {
+        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", KatibHyperband.NAME, "tpe", "random")) {
+            org.tunekit.katib.api.AlgorithmSpec.Builder alg = org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm);
+            if (algorithm.equals(KatibHyperband.NAME)) {
+                alg.addAlgorithmSettings(org.tunekit.katib.api.AlgorithmSetting.newBuilder().setName("resource_name").setValue("n"))
+                        .addAlgorithmSettings(org.tunekit.katib.api.AlgorithmSetting.newBuilder().setName("r_l").setValue("27"));
+            }
             Experiment e = Experiment.newBuilder().setName("warm-up").setSpec(ExperimentSpec.newBuilder()
                     .setParameterSpecs(ExperimentSpec.ParameterSpecs.newBuilder().addAllParameters(params))
                     .setObjective(org.tunekit.katib.api.ObjectiveSpec.newBuilder().setType(ObjectiveType.MINIMIZE).setObjectiveMetricName("loss"))
-                    .setAlgorithm(org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm))).build();
+                    .setAlgorithm(alg)).build();
             List<Trial> trials = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 GetSuggestionsReply r = call.apply(GetSuggestionsRequest.newBuilder().setExperiment(e).addAllTrials(trials)
