@@ -8,7 +8,8 @@
 # name gets -sSEED). Writes the raw driver results and a Markdown table to bench/results/katib/.
 #
 # Usage: KATIB_LAB=~/katib-lab bench/katib/hyperband.sh [SEEDS] [MAX_TRIALS]   (defaults: 3, 30)
-# PORT (default 6789) is the port both services listen on.
+# PORT (default 6789) is the port both services listen on. TABLE_ONLY=1 only remakes the table
+# from the raw results already there.
 # Needs: the lab (../shared/katib-lab/build.sh and peer.sh), node, python3, a built ./tunekit.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -19,7 +20,7 @@ port="${PORT:-6789}"
 out="$home/bench/results/katib"
 mkdir -p "$out"
 raw="$out/hyperband-raw.jsonl"
-: > "$raw"
+[ -n "${TABLE_ONLY:-}" ] || : > "$raw"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 example="$lab/katib-src/examples/v1beta1/hp-tuning/hyperband.yaml"
@@ -43,7 +44,7 @@ PY
   echo "$yaml"
 }
 
-for v in example wide; do
+for v in $([ -n "${TABLE_ONLY:-}" ] || echo example wide); do
   for parallel in 2 8; do
     for objective in sphere branin rosenbrock; do
       for seed in $(seq 1 "$seeds"); do
@@ -101,7 +102,12 @@ for (v, p, o, s), x in sorted(by.items(), key=lambda kv: (kv[0][0], kv[0][1], kv
 done = lambda svc: sum(1 for r in rows if r["service"] == svc and r["exit"] == 0)
 n = lambda svc: sum(1 for r in rows if r["service"] == svc)
 dups = lambda svc: sum(r["summary"]["duplicates"] for r in rows if r["service"] == svc and r["summary"])
-lines += ["", f"Completed: Tunekit {done('tunekit')} of {n('tunekit')} runs, Katib {done('katib')} of {n('katib')}. "
+lines += ["", "The lab's objectives take num-epochs as one more coordinate of the point, not as a budget "
+          "that makes a trial better: best values compare the services on the same runs, not Hyperband "
+          "against other algorithms. In `example`, num-epochs cannot hold the second budget (2), so Tunekit "
+          "drops that rung and every trial is a new sample at num-epochs 1; in `wide` the budgets are 1, 2, 4 "
+          "and 8 (the best trial's num-epochs is in the raw file; which trials are run again at which budget is "
+          "`KatibHyperbandTest`'s).", "", f"Completed: Tunekit {done('tunekit')} of {n('tunekit')} runs, Katib {done('katib')} of {n('katib')}. "
           f"Duplicates in completed runs: Tunekit {dups('tunekit')}, Katib {dups('katib')}."]
 open(md, "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
