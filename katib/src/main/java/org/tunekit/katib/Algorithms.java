@@ -26,7 +26,11 @@ import org.tunekit.sdk.spi.TunerProvider;
  * <p>Two sets of names. Katib's own names, matched exactly as Katib spells them ({@code random},
  * {@code tpe}, {@code multivariate-tpe}, {@code cmaes}, {@code grid}, {@code sobol},
  * {@code bayesianoptimization}), take Katib's settings and run the Tunekit tuner that does the same
- * job. Every other name is a Tunekit tuner's name or alias, built-in or from a plugin folder,
+ * job. Katib's {@code hyperband} (settings {@code resource_name}, {@code eta}, {@code r_l}) is no
+ * tuner: {@link Suggester} hands it to {@link KatibHyperband}, which schedules Katib's brackets from
+ * the trials of each request; it is listed by {@link #names()} but never resolved here. Katib's
+ * {@code pbt}, {@code enas} and {@code darts} are not served and are refused naming the known
+ * algorithms. Every other name is a Tunekit tuner's name or alias, built-in or from a plugin folder,
  * matched ignoring case ({@code TPE}, {@code GPTuner}, {@code SMAC}, ...), and takes that tuner's NNI
  * class arguments as settings; a setting's value is read as JSON when it is JSON (a number,
  * {@code true}, an object) and as a string otherwise. {@code optimize_mode} comes from the
@@ -55,8 +59,8 @@ final class Algorithms {
     /** CMA-ES's first population for Katib's {@code cmaes} (Tunekit's own default is {@code 4 + 3 ln n}). */
     static final long KATIB_CMAES_POPSIZE = 4;
 
-    /** Katib's algorithms that this service does not run (multi-fidelity, population-based, architecture search). */
-    static final List<String> NOT_SERVED = List.of("hyperband", "pbt", "enas", "darts");
+    /** Katib's algorithms that this service does not run (population-based training, architecture search). */
+    static final List<String> NOT_SERVED = List.of("pbt", "enas", "darts");
 
     /**
      * What one experiment's algorithm resolved to.
@@ -108,9 +112,10 @@ final class Algorithms {
         this.catalog = catalog;
     }
 
-    /** The names this service answers to: Katib's, then the Tunekit tuners'. */
+    /** The names this service answers to: Katib's (with {@code hyperband}), then the Tunekit tuners'. */
     List<String> names() {
         List<String> out = new ArrayList<>(KATIB_NAMES.keySet());
+        out.add(KatibHyperband.NAME);
         for (AlgorithmCatalog.Entry e : catalog.entries()) {
             if (e.kind() == AlgorithmKind.TUNER) {
                 out.add(e.provider().name());

@@ -177,6 +177,38 @@ final class KatibSpace {
         return read(assignments).key();
     }
 
+    /** As {@link #key(List)}, but for the parameter named {@code skip} (any value, or none, is taken). */
+    String key(List<ParameterAssignment> assignments, String skip) {
+        if (skip == null) {
+            return key(assignments);
+        }
+        String[] parts = new String[dims.size()];
+        for (ParameterAssignment a : assignments) {
+            Integer at = position.get(a.getName());
+            if (at == null || parts[at] != null) {
+                return null;
+            }
+            if (a.getName().equals(skip)) {
+                parts[at] = "";
+                continue;
+            }
+            String c = dims.get(at).canonical(a.getValue().trim());
+            if (c == null) {
+                return null;
+            }
+            parts[at] = c;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int k = 0; k < parts.length; k++) {
+            String part = parts[k] == null && dims.get(k).name().equals(skip) ? "" : parts[k];
+            if (part == null) {
+                return null;
+            }
+            sb.append(part.length()).append(':').append(part);
+        }
+        return sb.toString();
+    }
+
     // --------------------------------------------------------------------------------- parameters
 
     private static Dim dim(ParameterSpec p) {

@@ -60,7 +60,11 @@ final class Suggester {
     }
 
     /** What one experiment needs before any trial is looked at. */
-    record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {}
+    record Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric, KatibHyperband.Plan hyperband) {
+        Setup(KatibSpace space, Algorithms.Recipe recipe, OptimizeMode mode, String metric) {
+            this(space, recipe, mode, metric, null);
+        }
+    }
 
     private Setup setup(Experiment experiment) {
         if (!experiment.hasSpec()) {
@@ -79,6 +83,10 @@ final class Suggester {
                     + spec.getObjective().getTypeValue());
         };
         KatibSpace space = KatibSpace.of(spec.getParameterSpecs().getParametersList());
+        if (spec.getAlgorithm().getAlgorithmName().equals(KatibHyperband.NAME)) {
+            KatibHyperband.Plan plan = KatibHyperband.plan(experiment.getName(), spec);
+            return new Setup(space, algorithms.resolve("random", List.of()), mode, metric, plan);
+        }
         Algorithms.Recipe recipe = algorithms.resolve(spec.getAlgorithm().getAlgorithmName(),
                 spec.getAlgorithm().getAlgorithmSettingsList());
         return new Setup(space, recipe, mode, metric);
@@ -109,6 +117,10 @@ final class Suggester {
             throw KatibException.invalid("the request has no experiment");
         }
         Setup s = setup(request.getExperiment());
+        if (s.hyperband() != null) {
+            return call(s, () -> KatibHyperband.suggest(s.hyperband(), s.space(), s.recipe(), s.mode(), s.metric(),
+                    request.getTrialsList(), wanted));
+        }
         long total = request.getTotalRequestNumber();
         Tuner tuner = newTuner(s, seed(s, request.getExperiment().getName(), total));
 
@@ -193,7 +205,7 @@ final class Suggester {
     }
 
     /**
-     * Sends made-up requests (Katib's common algorithms over a small space, with up to 60 trials)
+     * Sends made-up requests (Katib's common algorithms and hyperband over a small space, with up to 60 trials)
      * through {@code call} (the service's own socket, so that the whole path is exercised), so that
      * the code a request runs is compiled before the first real one. The answers are thrown away;
      * nothing is kept.
@@ -207,11 +219,16 @@ final class Suggester {
                 org.tunekit.katib.api.ParameterSpec.newBuilder().setName("n").setParameterType(org.tunekit.katib.api.ParameterType.INT)
                         .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("1").setMax("64")).build());
         int calls = 0;
-        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", "tpe", "random")) {
+        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", KatibHyperband.NAME, "tpe", "random")) {
+            org.tunekit.katib.api.AlgorithmSpec.Builder alg = org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm);
+            if (algorithm.equals(KatibHyperband.NAME)) {
+                alg.addAlgorithmSettings(org.tunekit.katib.api.AlgorithmSetting.newBuilder().setName("resource_name").setValue("n"))
+                        .addAlgorithmSettings(org.tunekit.katib.api.AlgorithmSetting.newBuilder().setName("r_l").setValue("27"));
+            }
             Experiment e = Experiment.newBuilder().setName("warm-up").setSpec(ExperimentSpec.newBuilder()
                     .setParameterSpecs(ExperimentSpec.ParameterSpecs.newBuilder().addAllParameters(params))
                     .setObjective(org.tunekit.katib.api.ObjectiveSpec.newBuilder().setType(ObjectiveType.MINIMIZE).setObjectiveMetricName("loss"))
-                    .setAlgorithm(org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm))).build();
+                    .setAlgorithm(alg)).build();
             List<Trial> trials = new ArrayList<>();
             for (int i = 0; i < 60; i++) {
                 GetSuggestionsReply r = call.apply(GetSuggestionsRequest.newBuilder().setExperiment(e).addAllTrials(trials)
@@ -271,7 +288,7 @@ final class Suggester {
     }
 
     /** The trial's objective value, or {@code null} when it has none (running, failed) or it does not parse. */
-    private static Double objective(Trial t, String metric) {
+    static Double objective(Trial t, String metric) {
         TrialStatus.TrialConditionType c = t.getStatus().getCondition();
         if (c != TrialStatus.TrialConditionType.SUCCEEDED && c != TrialStatus.TrialConditionType.EARLYSTOPPED) {
             return null;
@@ -328,6 +345,10 @@ final class Suggester {
         });
     }
 
+    private static String name(Setup s) {
+        return s.hyperband() != null ? KatibHyperband.NAME : s.recipe().name();
+    }
+
     /** Runs a tuner call; its failures become statuses that name the algorithm. */
     private static <T> T call(Setup s, TunerCall<T> c) {
         try {
@@ -335,10 +356,10 @@ final class Suggester {
         } catch (KatibException e) {
             throw e;
         } catch (InvalidSearchSpaceException | InvalidClassArgumentException e) {
-            throw KatibException.invalid("algorithm " + s.recipe().name() + " cannot work on this experiment: " + e.getMessage());
+            throw KatibException.invalid("algorithm " + name(s) + " cannot work on this experiment: " + e.getMessage());
         } catch (RuntimeException e) {
-            LOG.error("algorithm {} failed", s.recipe().name(), e);
-            throw new KatibException(Status.Code.INTERNAL, "algorithm " + s.recipe().name() + " failed: " + e);
+            LOG.error("algorithm {} failed", name(s), e);
+            throw new KatibException(Status.Code.INTERNAL, "algorithm " + name(s) + " failed: " + e);
         }
     }
 }

@@ -69,7 +69,7 @@ class ValidationTest {
     void unknownAlgorithmIsNamedAndTheKnownOnesListed() {
         invalid(Katib.experiment("bogus", SPACE), "unknown algorithm bogus", "tpe", "multivariate-tpe", "cmaes", "GPTuner", "SMAC");
         invalid(Katib.experiment("", SPACE), "names no algorithm", "random");
-        invalid(Katib.experiment("hyperband", SPACE), "hyperband is not served", "known algorithms: random");
+        invalid(Katib.experiment("pbt", SPACE), "pbt is not served", "known algorithms: random");
         invalid(Katib.experiment("Hyperband", SPACE), "is a Tunekit advisor");
     }
 
