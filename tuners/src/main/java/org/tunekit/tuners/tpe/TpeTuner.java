@@ -849,15 +849,15 @@ public final class TpeTuner implements Tuner {
                 continuous = null;
                 intLow = r.low();
                 intHigh = r.high() - 1;
-                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0);
-                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0);
+                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
+                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
                 return;
             }
             continuous = (Continuous) d.parameter();
             intLow = intHigh = 0;
             if (continuous.bounded()) {
-                good = new NumericEstimator(true, d.low(), d.high(), 0, 0);
-                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0);
+                good = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
+                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
             } else {
                 double mu;
                 double sigma;
@@ -869,8 +869,8 @@ public final class TpeTuner implements Tuner {
                     mu = n.mu();
                     sigma = n.sigma();
                 }
-                good = new NumericEstimator(false, 0, 0, mu, sigma);
-                bad = new NumericEstimator(false, 0, 0, mu, sigma);
+                good = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
+                bad = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
             }
         }
 
