@@ -17,9 +17,12 @@ import org.tunekit.sdk.OptimizeMode;
  * @param priorWeight    the weight of the prior component in every estimator ({@code prior_weight})
  * @param gamma          the fraction that decides how many observations count as good ({@code gamma})
  * @param multivariate   draw and score whole candidates instead of one parameter at a time
+ * @param bandwidthFactor what every numeric Parzen component's bandwidth is multiplied by once it is
+ *                       chosen and clipped ({@code bandwidth_factor}, a Tunekit extension; 1, the
+ *                       default, leaves NNI's estimator as it is, below 1 sharpens both densities)
  */
 record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int startupJobs, int eiCandidates,
-                   int linearForgetting, double priorWeight, double gamma, boolean multivariate) {
+                   int linearForgetting, double priorWeight, double gamma, boolean multivariate, double bandwidthFactor) {
 
     /** What a pending trial's loss is taken to be while the model is built. */
     enum ConstantLiar {
@@ -63,7 +66,7 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
         OptionalLong seed = arguments.getOptionalLong("seed");
         ClassArguments tpe = arguments.getNested("tpe_args");
         tpe.requireOnly("constant_liar_type", "n_startup_jobs", "n_ei_candidates", "linear_forgetting",
-                "prior_weight", "gamma", "multivariate");
+                "prior_weight", "gamma", "multivariate", "bandwidth_factor");
         ConstantLiar liar;
         if (tpe.asMap().containsKey("constant_liar_type") && tpe.get("constant_liar_type") == null) {
             liar = ConstantLiar.NONE;
@@ -86,11 +89,15 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
         if (!(gamma > 0 && gamma <= 1)) {
             throw new InvalidClassArgumentException("class argument 'tpe_args.gamma' must be in (0, 1], got " + gamma);
         }
+        double bandwidthFactor = tpe.getDouble("bandwidth_factor", 1.0);
+        if (!(bandwidthFactor > 0 && bandwidthFactor <= 1)) {
+            throw new InvalidClassArgumentException("class argument 'tpe_args.bandwidth_factor' must be in (0, 1], got " + bandwidthFactor);
+        }
         if (arguments.has("multivariate") && tpe.has("multivariate")) {
             throw new InvalidClassArgumentException("class argument 'multivariate' is given twice: at the top level and in 'tpe_args'");
         }
         boolean multivariate = arguments.has("multivariate")
                 ? arguments.getBoolean("multivariate", false) : tpe.getBoolean("multivariate", false);
-        return new TpeSettings(mode, seed, liar, startup, candidates, forgetting, priorWeight, gamma, multivariate);
+        return new TpeSettings(mode, seed, liar, startup, candidates, forgetting, priorWeight, gamma, multivariate, bandwidthFactor);
     }
 }

@@ -41,7 +41,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * keeps 4, 6 and 10 good observations out of 25, 50 and 100.) For every parameter, nested ones included, two Parzen estimators are built from the
  * observations where that parameter was active: l from the good ones, g from the bad ones. Each
  * mixes one component per observation with the prior (weight {@code prior_weight}); the weights of
- * all but the {@code linear_forgetting} most recent observations ramp down linearly with age.
+ * all but the {@code linear_forgetting} most recent observations ramp down linearly with age; every
+ * numeric component's bandwidth is multiplied by {@code bandwidth_factor} (a Tunekit extension of
+ * NNI's arguments, in (0, 1], default 1: NNI's estimator; Katib's {@code tpe} uses 0.4 for its short
+ * budgets).
  * {@code n_ei_candidates} values are drawn from l and the one with the largest l / g (which maximises
  * expected improvement) is suggested. Parameters are chosen one at a time in search-space order, so a
  * nested option's parameters are chosen only when the option is; in {@code multivariate} mode whole
@@ -849,15 +852,15 @@ public final class TpeTuner implements Tuner {
                 continuous = null;
                 intLow = r.low();
                 intHigh = r.high() - 1;
-                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0);
-                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0);
+                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
+                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
                 return;
             }
             continuous = (Continuous) d.parameter();
             intLow = intHigh = 0;
             if (continuous.bounded()) {
-                good = new NumericEstimator(true, d.low(), d.high(), 0, 0);
-                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0);
+                good = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
+                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
             } else {
                 double mu;
                 double sigma;
@@ -869,8 +872,8 @@ public final class TpeTuner implements Tuner {
                     mu = n.mu();
                     sigma = n.sigma();
                 }
-                good = new NumericEstimator(false, 0, 0, mu, sigma);
-                bad = new NumericEstimator(false, 0, 0, mu, sigma);
+                good = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
+                bad = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
             }
         }
 

@@ -301,6 +301,26 @@ class TpeTunerTest {
         assertThat(defaults.priorWeight()).isEqualTo(1.0);
         assertThat(defaults.gamma()).isEqualTo(0.25);
         assertThat(defaults.multivariate()).isFalse();
+        assertThat(defaults.bandwidthFactor()).isEqualTo(1.0);
+        assertThat(tuner(Map.of("tpe_args", Map.of("bandwidth_factor", 0.4))).settings().bandwidthFactor()).isEqualTo(0.4);
+        for (Object bad : List.of(0L, -0.5, 1.5)) {
+            assertThatThrownBy(() -> tuner(Map.of("tpe_args", Map.of("bandwidth_factor", bad))))
+                    .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("tpe_args.bandwidth_factor");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {1.0, 0.5, 0.2})
+    void theBandwidthFactorMultipliesTheClippedBandwidth(double factor) {
+        // one component in the middle of [0, 10]: its bandwidth is half the domain, 5, before the factor
+        NumericEstimator e = new NumericEstimator(true, 0, 10, 0, 0, factor);
+        e.reset(1e-12);
+        e.add(5, 1);
+        e.finish();
+        double sigma = 5 * factor;
+        // a Gaussian's log density falls by d^2 / (2 sigma^2) at distance d; truncation to the domain cancels out
+        assertThat(e.logDensity(5) - e.logDensity(6)).isCloseTo(1 / (2 * sigma * sigma), org.assertj.core.data.Offset.offset(1e-4));
+        assertThat(e.logDensity(5) - e.logDensity(3.5)).isCloseTo(2.25 / (2 * sigma * sigma), org.assertj.core.data.Offset.offset(1e-4));
     }
 
     @Test
