@@ -1,7 +1,7 @@
 """The katib-lab driver's controller loop (parallel 3, trials of 1 to 2 time units, the last of 10 noisy
 reports as the result) played in-process against Optuna's TPESampler as Katib's Optuna suggestion
 service uses it: one study kept for the experiment, constant_liar=True (multivariate=True for
-multivariate-tpe), Optuna's defaults otherwise (10 start-up trials, 24 EI candidates), a trial asked
+multivariate-tpe; for cmaes, CmaEsSampler with Optuna's defaults), Optuna's defaults otherwise (10 start-up trials, 24 EI candidates), a trial asked
 per assignment and told when it completes. Seeded (sampler seed 100000 + the run's seed), so runs repeat.
 
 Usage: python3 optuna_budget.py ALGORITHM OBJECTIVE FIRST_SEED LAST_SEED   (needs optuna; prints one
@@ -27,9 +27,13 @@ dist = {'lr': optuna.distributions.FloatDistribution(0.01, 0.05), 'momentum': op
 for seed in range(a, b + 1):
     rand = random.Random(seed * 7919 + 17)
     center = [0.15 + 0.7 * rand.random(), 0.15 + 0.7 * rand.random()]
-    kw = dict(constant_liar=True, seed=seed + 100000)
-    if alg == 'multivariate-tpe': kw['multivariate'] = True
-    study = optuna.create_study(sampler=optuna.samplers.TPESampler(**kw), direction='minimize')
+    if alg == 'cmaes':  # Katib's service: CmaEsSampler with the seed, restart_strategy and sigma0 settings (none here)
+        sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
+    else:
+        kw = dict(constant_liar=True, seed=seed + 100000)
+        if alg == 'multivariate-tpe': kw['multivariate'] = True
+        sampler = optuna.samplers.TPESampler(**kw)
+    study = optuna.create_study(sampler=sampler, direction='minimize')
     trials = []  # [otrial, left, value]
     done = 0; best = float('inf')
     while done < 30:
