@@ -61,8 +61,8 @@ final class Algorithms {
      * random) leave to the model: over 300 simulated 30-trial runs (parallel 3) per objective the
      * median best fell from 0.61 to 0.36 on branin, 0.92 to 0.63 on rosenbrock and 0.0084 to 0.0075
      * on sphere for {@code tpe}, and from 0.53 to 0.28, 1.03 to 0.56 and 0.0081 to 0.0073 for
-     * {@code multivariate-tpe} (bench/results/katib/tpe-budget.md, made by
-     * {@code bench/katib/tpe-budget.sh 300}). Tunekit's NNI-named {@code TPE} keeps NNI's defaults.
+     * {@code multivariate-tpe} (bench/results/katib/budget.md, made by
+     * {@code bench/katib/budget.sh 300}). Tunekit's NNI-named {@code TPE} keeps NNI's defaults.
      */
     static final double KATIB_TPE_PRIOR_WEIGHT = 0.5;
 
