@@ -37,7 +37,7 @@ public final class KatibServer implements AutoCloseable {
      * @param maxInboundBytes   the largest request accepted, in bytes (a request carries every trial)
      * @param maxAssignments    the most assignments one {@code GetSuggestions} may ask for
      * @param warmUp            whether to answer made-up requests before reporting SERVING, so that the
-     *                          first real ones do not run in the JVM's interpreter (about a second)
+     *                          first real ones do not run in the JVM's interpreter (about three seconds)
      */
     public record Options(String host, int port, int earlyStoppingPort, List<Path> pluginDirectories, int maxInboundBytes, int maxAssignments,
                           boolean warmUp) {

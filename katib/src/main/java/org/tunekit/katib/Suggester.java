@@ -219,7 +219,10 @@ final class Suggester {
                 org.tunekit.katib.api.ParameterSpec.newBuilder().setName("n").setParameterType(org.tunekit.katib.api.ParameterType.INT)
                         .setFeasibleSpace(org.tunekit.katib.api.FeasibleSpace.newBuilder().setMin("1").setMax("64")).build());
         int calls = 0;
-        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", KatibHyperband.NAME, "tpe", "random")) {
+        // 12 experiments, 720 requests (about 3 s on two idle cores): with half as many, cmaes still
+        // answered a 30-trial experiment in 4.9 ms (median) rather than 3.7 ms, over katib-lab's driver
+        for (String algorithm : List.of("tpe", "random", "cmaes", "multivariate-tpe", KatibHyperband.NAME, "tpe", "random", "cmaes",
+                "random", "cmaes", "random", "tpe")) {
             org.tunekit.katib.api.AlgorithmSpec.Builder alg = org.tunekit.katib.api.AlgorithmSpec.newBuilder().setAlgorithmName(algorithm);
             if (algorithm.equals(KatibHyperband.NAME)) {
                 alg.addAlgorithmSettings(org.tunekit.katib.api.AlgorithmSetting.newBuilder().setName("resource_name").setValue("n"))
