@@ -71,8 +71,28 @@ final class Algorithms {
 
     /** CMA-ES's initial step size for Katib's {@code cmaes} without a {@code sigma} setting (1 = a parameter's whole range). */
     static final double KATIB_CMAES_SIGMA0 = 0.1;
-    /** CMA-ES's first population for Katib's {@code cmaes} (Tunekit's own default is {@code 4 + 3 ln n}). */
-    static final long KATIB_CMAES_POPSIZE = 4;
+    /**
+     * CMA-ES's first population for Katib's {@code cmaes} over {@code n} parameters: two fewer than
+     * CMA-ES's usual {@code 4 + floor(3 ln n)}, and at least 4 (4 for Katib's two-parameter examples,
+     * 8 for ten parameters, 10 for twenty). Katib's experiments are short, and a smaller population
+     * adapts in more generations of the same budget.
+     */
+    static int katibCmaesPopulation(int n) {
+        return Math.max(4, 2 + (int) Math.floor(3 * Math.log(Math.max(1, n))));
+    }
+
+    /**
+     * The recipe for an experiment of {@code n} parameters: Katib's {@code cmaes} gets its first
+     * population ({@link #katibCmaesPopulation}); every other recipe is returned as it is.
+     */
+    static Recipe forParameters(Recipe recipe, int n) {
+        if (!recipe.name().equals("cmaes") || !recipe.provider().name().equals("CMAES") || recipe.arguments().containsKey("popsize")) {
+            return recipe;
+        }
+        Map<String, Object> args = new LinkedHashMap<>(recipe.arguments());
+        args.put("popsize", (long) katibCmaesPopulation(n));
+        return new Recipe(recipe.name(), recipe.provider(), args, recipe.seed(), recipe.sequence());
+    }
 
     /** Katib's algorithms that this service does not run (population-based training, architecture search). */
     static final List<String> NOT_SERVED = List.of("pbt", "enas", "darts");
@@ -310,10 +330,10 @@ final class Algorithms {
                     }
                 }
                 // Katib's experiments are short (its examples run 12 trials): without a sigma setting the
-                // strategy starts with a small step and population, which adapt within a few generations
-                // (bench/results/katib/side-by-side-cma-es.md); IPOP restarts still double the population
+                // strategy starts with a small step, and with a small population set for the experiment's
+                // number of parameters (forParameters), which adapt within a few generations
+                // (bench/results/katib/budget.md); IPOP restarts still double the population
                 args.put("sigma0", s.has("sigma") ? s.doubleValue("sigma", 0, 10) : KATIB_CMAES_SIGMA0);
-                args.put("popsize", KATIB_CMAES_POPSIZE);
                 return new Recipe(name, tuner("CMAES"), args, seed, true);
             }
             case "bayesianoptimization" -> {

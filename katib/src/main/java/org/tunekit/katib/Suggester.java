@@ -87,8 +87,8 @@ final class Suggester {
             KatibHyperband.Plan plan = KatibHyperband.plan(experiment.getName(), spec);
             return new Setup(space, algorithms.resolve("random", List.of()), mode, metric, plan);
         }
-        Algorithms.Recipe recipe = algorithms.resolve(spec.getAlgorithm().getAlgorithmName(),
-                spec.getAlgorithm().getAlgorithmSettingsList());
+        Algorithms.Recipe recipe = Algorithms.forParameters(algorithms.resolve(spec.getAlgorithm().getAlgorithmName(),
+                spec.getAlgorithm().getAlgorithmSettingsList()), space.size());
         return new Setup(space, recipe, mode, metric);
     }
 

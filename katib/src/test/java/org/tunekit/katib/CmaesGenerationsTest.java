@@ -45,7 +45,8 @@ class CmaesGenerationsTest {
 
         // the same experiment with one tuner that lives through it: asked as the controller asked, told as trials finished
         KatibSpace space = KatibSpace.of(SPACE);
-        Suggester.Setup setup = new Suggester.Setup(space, ALGORITHMS.resolve("cmaes", List.of()), OptimizeMode.MINIMIZE, "loss");
+        Suggester.Setup setup = new Suggester.Setup(space, Algorithms.forParameters(ALGORITHMS.resolve("cmaes", List.of()), space.size()),
+                OptimizeMode.MINIMIZE, "loss");
         Tuner live = setup.recipe().create(OptimizeMode.MINIMIZE, Suggester.seed(setup, "cma-live", 0));
         live.updateSearchSpace(space.space());
         List<Trial> trials = loop.trials;
