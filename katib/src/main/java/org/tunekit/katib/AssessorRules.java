@@ -14,7 +14,6 @@ import org.tunekit.katib.api.EarlyStoppingRule;
 import org.tunekit.katib.api.EarlyStoppingSetting;
 import org.tunekit.katib.api.EarlyStoppingSpec;
 import org.tunekit.katib.api.Experiment;
-import org.tunekit.katib.api.ObjectiveType;
 import org.tunekit.katib.api.Trial;
 import org.tunekit.katib.api.TrialStatus;
 import org.tunekit.sdk.ClassArguments;
@@ -197,20 +196,14 @@ final class AssessorRules {
     /** The objective metric's name, and whether it is maximised (checked against {@code mode} when given). */
     private record Objective(String metric, boolean maximize) {
         static Objective of(Experiment experiment, OptimizeMode mode, String name) {
-            String metric = experiment.getSpec().getObjective().getObjectiveMetricName();
-            if (metric.isBlank()) {
-                throw KatibException.invalid("the experiment's objective has no objective_metric_name");
-            }
-            ObjectiveType type = experiment.getSpec().getObjective().getType();
-            if (type != ObjectiveType.MINIMIZE && type != ObjectiveType.MAXIMIZE) {
-                throw KatibException.invalid("the experiment's objective type must be MINIMIZE or MAXIMIZE, got " + type);
-            }
-            boolean maximize = type == ObjectiveType.MAXIMIZE;
-            if (mode != null && (mode == OptimizeMode.MAXIMIZE) != maximize) {
+            KatibObjective objective = KatibObjective.of(experiment.getSpec());
+            boolean maximize = objective.maximize();
+            if (mode != null && mode != objective.mode()) {
                 throw KatibException.invalid("early-stopping algorithm " + name + ": setting optimize_mode "
-                        + mode.name().toLowerCase(Locale.ROOT) + " contradicts the objective type " + type
-                        + " (leave it out: it follows the objective)");
+                        + mode.name().toLowerCase(Locale.ROOT) + " contradicts the objective type "
+                        + experiment.getSpec().getObjective().getType() + " (leave it out: it follows the objective)");
             }
+            String metric = objective.metric();
             return new Objective(metric, maximize);
         }
 

@@ -118,16 +118,25 @@ final class KatibSpace {
 
     /** Reads a trial's assignments: each value is parsed once, for both its key and its Tunekit value. */
     Point read(List<ParameterAssignment> assignments) {
-        if (assignments.size() != dims.size()) {
-            return UNREADABLE;
-        }
+        return read(assignments, null);
+    }
+
+    /**
+     * As {@link #read(List)}; the parameter named {@code skip}, when not {@code null}, is left out
+     * of the key (any value, or none, is taken) and the point has no parameters.
+     */
+    private Point read(List<ParameterAssignment> assignments, String skip) {
         String[] parts = new String[dims.size()];
         Object[] values = new Object[dims.size()];
-        boolean inside = true;
+        boolean inside = skip == null;
         for (ParameterAssignment a : assignments) {
             Integer at = position.get(a.getName());
             if (at == null || parts[at] != null) {
                 return UNREADABLE;
+            }
+            if (a.getName().equals(skip)) {
+                parts[at] = "";
+                continue;
             }
             Read r = dims.get(at).read(a.getValue().trim());
             if (r == null) {
@@ -138,7 +147,11 @@ final class KatibSpace {
             inside &= r.value() != null;
         }
         StringBuilder sb = new StringBuilder();
-        for (String part : parts) {
+        for (int k = 0; k < parts.length; k++) {
+            String part = parts[k] == null && dims.get(k).name().equals(skip) ? "" : parts[k];
+            if (part == null) {
+                return UNREADABLE;
+            }
             sb.append(part.length()).append(':').append(part);
         }
         if (!inside) {
@@ -179,34 +192,7 @@ final class KatibSpace {
 
     /** As {@link #key(List)}, but for the parameter named {@code skip} (any value, or none, is taken). */
     String key(List<ParameterAssignment> assignments, String skip) {
-        if (skip == null) {
-            return key(assignments);
-        }
-        String[] parts = new String[dims.size()];
-        for (ParameterAssignment a : assignments) {
-            Integer at = position.get(a.getName());
-            if (at == null || parts[at] != null) {
-                return null;
-            }
-            if (a.getName().equals(skip)) {
-                parts[at] = "";
-                continue;
-            }
-            String c = dims.get(at).canonical(a.getValue().trim());
-            if (c == null) {
-                return null;
-            }
-            parts[at] = c;
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int k = 0; k < parts.length; k++) {
-            String part = parts[k] == null && dims.get(k).name().equals(skip) ? "" : parts[k];
-            if (part == null) {
-                return null;
-            }
-            sb.append(part.length()).append(':').append(part);
-        }
-        return sb.toString();
+        return read(assignments, skip).key();
     }
 
     // --------------------------------------------------------------------------------- parameters

@@ -9,7 +9,6 @@ import org.tunekit.katib.api.EarlyStoppingRule;
 import org.tunekit.katib.api.EarlyStoppingSetting;
 import org.tunekit.katib.api.EarlyStoppingSpec;
 import org.tunekit.katib.api.Experiment;
-import org.tunekit.katib.api.ObjectiveType;
 import org.tunekit.katib.api.Trial;
 import org.tunekit.katib.api.TrialStatus;
 
@@ -85,14 +84,8 @@ final class MedianStop {
      */
     static List<EarlyStoppingRule> rules(Experiment experiment, List<Trial> trials, MetricLogs logs) {
         Settings settings = Settings.of(experiment.getSpec().getEarlyStopping());
-        String metric = experiment.getSpec().getObjective().getObjectiveMetricName();
-        if (metric.isBlank()) {
-            throw KatibException.invalid("the experiment's objective has no objective_metric_name");
-        }
-        ObjectiveType type = experiment.getSpec().getObjective().getType();
-        if (type != ObjectiveType.MINIMIZE && type != ObjectiveType.MAXIMIZE) {
-            throw KatibException.invalid("the experiment's objective type must be MINIMIZE or MAXIMIZE, got " + type);
-        }
+        KatibObjective objective = KatibObjective.of(experiment.getSpec());
+        String metric = objective.metric();
         List<Double> means = new ArrayList<>();
         for (Trial t : trials) {
             if (t.getStatus().getCondition() != TrialStatus.TrialConditionType.SUCCEEDED) {
@@ -106,7 +99,7 @@ final class MedianStop {
         return List.of(EarlyStoppingRule.newBuilder()
                 .setName(metric)
                 .setValue(KatibSpace.format(median(means)))
-                .setComparison(type == ObjectiveType.MAXIMIZE ? ComparisonType.LESS : ComparisonType.GREATER)
+                .setComparison(objective.maximize() ? ComparisonType.LESS : ComparisonType.GREATER)
                 .setStartStep(settings.startStep())
                 .build());
     }

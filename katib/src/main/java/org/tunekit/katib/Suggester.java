@@ -71,17 +71,9 @@ final class Suggester {
             throw KatibException.invalid("the request has no experiment spec");
         }
         ExperimentSpec spec = experiment.getSpec();
-        String metric = spec.getObjective().getObjectiveMetricName();
-        if (metric.isBlank()) {
-            throw KatibException.invalid("the experiment's objective has no objective_metric_name");
-        }
-        ObjectiveType type = spec.getObjective().getType();
-        OptimizeMode mode = switch (type) {
-            case MINIMIZE -> OptimizeMode.MINIMIZE;
-            case MAXIMIZE -> OptimizeMode.MAXIMIZE;
-            default -> throw KatibException.invalid("the experiment's objective type must be MINIMIZE or MAXIMIZE, got "
-                    + spec.getObjective().getTypeValue());
-        };
+        KatibObjective objective = KatibObjective.of(spec);
+        OptimizeMode mode = objective.mode();
+        String metric = objective.metric();
         KatibSpace space = KatibSpace.of(spec.getParameterSpecs().getParametersList());
         if (spec.getAlgorithm().getAlgorithmName().equals(KatibHyperband.NAME)) {
             KatibHyperband.Plan plan = KatibHyperband.plan(experiment.getName(), spec);
