@@ -201,7 +201,9 @@ public final class ZmqChannel implements CommandChannel {
             socket.setLinger((int) settings.linger().toMillis());
             socket.setSndHWM(settings.maxQueued());
             String monitorAddress = "inproc://tunekit-monitor-" + new String(identity, StandardCharsets.US_ASCII);
-            socket.monitor(monitorAddress, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED);
+            socket.monitor(monitorAddress, ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED
+                    | zmq.ZMQ.ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.ZMQ.ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+                    | zmq.ZMQ.ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
             ZMQ.Socket monitor = context.createSocket(SocketType.PAIR);
             monitor.connect(monitorAddress);
             socket.connect(endpoint);
@@ -245,7 +247,11 @@ public final class ZmqChannel implements CommandChannel {
                             // peer whose greeting is not ZMTP 2/3 for a ZMTP 1.0 one; the connection must also last
                             handshakeAt = System.nanoTime();
                             handshakes++;
-                        } else if (e == ZMonitor.Event.DISCONNECTED) {
+                        } else if (e == ZMonitor.Event.DISCONNECTED || e == ZMonitor.Event.HANDSHAKE_FAILED_NO_DETAIL
+                                || e == ZMonitor.Event.HANDSHAKE_FAILED_PROTOCOL || e == ZMonitor.Event.HANDSHAKE_FAILED_AUTH) {
+                            // a failed handshake ends the connection too, and jeromq does not always
+                            // report a DISCONNECTED after it: without this a peer that does not speak ZMTP
+                            // could pass for a manager that stays connected
                             handshakeAt = -1;
                             if (everConnected && disconnectedSince < 0) {
                                 LOG.warn("the connection to the manager at {} dropped; waiting up to {} for it to come back",
