@@ -157,6 +157,98 @@ class RunnerIT {
     }
 
     @Test
+    void killsAtRandomMomentsNeverRunATrialWhoseFinalResultWasStored() throws Exception {
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        // reports its final result, then takes a while to end: a kill in between finds the result stored
+        Files.writeString(code.resolve("t.sh"), """
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                x=$(printf '%s' "$p" | sed -n 's/.*"x": *\\([-0-9.eE+]*\\).*/\\1/p')
+                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
+                sleep 0.2
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                sleep 0.8
+                """);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, """
+                searchSpace: {x: {_type: uniform, _value: [0, 1]}}
+                trialCommand: sh t.sh
+                trialConcurrency: 3
+                maxTrialNumber: 18
+                tuner: {name: Random, classArgs: {seed: 5}}
+                """);
+        java.util.Random moments = new java.util.Random(21);
+        String id = null;
+        int kills = 0;
+        String lastOut = "";
+        while (true) {
+            List<String> args = id == null ? List.of("run", config.toString()) : List.of("run", "--resume", id);
+            Process p = start(args, Map.of());
+            StringBuilder seen = new StringBuilder();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = out.readLine()) != null) {
+                        synchronized (seen) {
+                            seen.append(line).append('\n');
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process was killed
+                }
+            });
+            reader.start();
+            boolean killed = false;
+            if (kills < 5) {
+                // somewhere in the run, after the JVM has started: often while a result is stored and its trial still runs
+                long at = 1500 + moments.nextInt(3000);
+                if (!p.waitFor(at, TimeUnit.MILLISECONDS)) {
+                    p.toHandle().destroyForcibly();
+                    killed = true;
+                    kills++;
+                }
+            }
+            assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            reader.join(10_000);
+            synchronized (seen) {
+                lastOut = seen.toString();
+            }
+            if (id == null) {
+                Matcher m = EXPERIMENT.matcher(lastOut);
+                assertThat(m.find()).as(lastOut + Files.readString(tmp.resolve("stderr.txt"))).isTrue();
+                id = m.group(1);
+            }
+            if (!killed) {
+                assertThat(p.exitValue()).as(lastOut + Files.readString(tmp.resolve("stderr.txt"))).isZero();
+                break;
+            }
+        }
+        assertThat(kills).isPositive();
+        Path db = tmp.resolve("experiments").resolve(id).resolve("experiment.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'RUNNING'")).isZero();
+            // a stored final result is never thrown away as LOST
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'LOST' AND final_metric IS NOT NULL")).isZero();
+            // no parameters ran to a result twice, none was run again once its result was stored
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE final_metric IS NOT NULL")).isEqualTo(18);
+            assertThat(count(c, "SELECT count(DISTINCT parameter_id) FROM trials WHERE final_metric IS NOT NULL")).isEqualTo(18);
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status <> 'LOST'")).isEqualTo(18);
+            assertThat(count(c, "SELECT count(DISTINCT parameter_id) FROM trials WHERE status <> 'LOST'")).isEqualTo(18);
+            // the best line of the last run counts every trial of the experiment, also those before the resumes
+            double best = c.createStatement().executeQuery("SELECT min(final_value) FROM trials").getDouble(1);
+            Matcher last = Pattern.compile("best ([-0-9.eE]+) \\(").matcher(lastOut);
+            String shown = null;
+            while (last.find()) {
+                shown = last.group(1);
+            }
+            assertThat(shown).as(lastOut).isNotNull();
+            assertThat(Double.parseDouble(shown)).isCloseTo(best, org.assertj.core.data.Offset.offset(1e-5 * Math.max(1, Math.abs(best))));
+        }
+    }
+
+    @Test
     void aFailingTrialAndAHangingOneAreRecordedAndTheRunEnds() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
         Files.writeString(code.resolve("t.sh"), """

@@ -18,6 +18,9 @@ import java.util.Map;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.runner.manager.Journal;
+import org.tunekit.runner.manager.Placement;
+import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.results.ExperimentResults;
 import org.tunekit.runner.results.TrialRecord;
 import org.tunekit.runner.results.TrialStatus;
@@ -29,21 +32,21 @@ import org.tunekit.runner.results.TrialStatus;
  * runner at any instant leaves the database as it was after the last call. Thread-safe (calls are
  * serialised); other processes may read it while it is written ({@code tunekit results}).
  */
-final class ExperimentStore implements AutoCloseable {
+final class ExperimentStore implements AutoCloseable, Journal {
     static final String FILE = "experiment.db";
-    private static final int SCHEMA = 1;
+    /** 2: trials have the handle, machine and GPUs of their placement (a schema 1 store gains the columns when opened to write). */
+    private static final int SCHEMA = 2;
 
     private final Connection db;
     private final String id;
+    /** False for a schema 1 store opened to read: its trials have no placement columns. */
+    private final boolean placements;
 
-    private ExperimentStore(Connection db, String id) {
+    private ExperimentStore(Connection db, String id, boolean placements) {
         this.db = db;
         this.id = id;
+        this.placements = placements;
     }
-
-    /** A trial as the runner needs it back on resume. */
-    record StoredTrial(int sequence, String trialJobId, long parameterId, String parameterRecord, TrialStatus status,
-                       String finalMetric, Long pid, Instant started) {}
 
     /** Creates the database of a new experiment. */
     static ExperimentStore create(Path dir, String id, ExperimentSpec spec, Map<String, Object> options, Instant now) {
@@ -60,7 +63,7 @@ final class ExperimentStore implements AutoCloseable {
                     + " started_ms INTEGER NOT NULL, ended_ms INTEGER)");
             s.executeUpdate("CREATE TABLE trials (job_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL UNIQUE, parameter_id INTEGER NOT NULL,"
                     + " parameter_record TEXT NOT NULL, status TEXT NOT NULL, started_ms INTEGER NOT NULL, ended_ms INTEGER,"
-                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER)");
+                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER, handle TEXT, machine TEXT, gpus TEXT)");
             s.executeUpdate("CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, parameter_id INTEGER,"
                     + " type TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, value_number REAL, time_ms INTEGER NOT NULL)");
             s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
@@ -79,7 +82,7 @@ final class ExperimentStore implements AutoCloseable {
                 p.executeUpdate();
             }
             c.commit();
-            return new ExperimentStore(c, id);
+            return new ExperimentStore(c, id, true);
         } catch (SQLException e) {
             close(c);
             throw new RunnerException("cannot create the experiment database " + file + ": " + e.getMessage(), e);
@@ -101,8 +104,21 @@ final class ExperimentStore implements AutoCloseable {
                 throw new RunnerException(file + " was written by a newer Tunekit (schema " + r.getInt(2) + ", this one reads " + SCHEMA + ")");
             }
             String id = r.getString(1);
+            int schema = r.getInt(2);
+            r.close();
+            boolean placements = schema >= 2;
+            if (schema < 2 && !readOnly) {
+                c.setAutoCommit(false);
+                s.executeUpdate("ALTER TABLE trials ADD COLUMN handle TEXT");
+                s.executeUpdate("ALTER TABLE trials ADD COLUMN machine TEXT");
+                s.executeUpdate("ALTER TABLE trials ADD COLUMN gpus TEXT");
+                s.executeUpdate("UPDATE trials SET handle = CAST(pid AS TEXT) WHERE pid IS NOT NULL");
+                s.executeUpdate("UPDATE experiment SET schema = " + SCHEMA);
+                c.commit();
+                placements = true;
+            }
             c.setAutoCommit(false);
-            return new ExperimentStore(c, id);
+            return new ExperimentStore(c, id, placements);
         } catch (SQLException e) {
             close(c);
             throw new RunnerException("cannot read the experiment database " + file + ": " + e.getMessage(), e);
@@ -122,7 +138,8 @@ final class ExperimentStore implements AutoCloseable {
         }
     }
 
-    String id() {
+    @Override
+    public String id() {
         return id;
     }
 
@@ -155,22 +172,27 @@ final class ExperimentStore implements AutoCloseable {
         return queryString("SELECT status FROM experiment");
     }
 
-    synchronized void setStatus(String status, Instant ended) {
+    @Override
+    public synchronized void setStatus(String status, Instant ended) {
         update("UPDATE experiment SET status = ?, ended_ms = ?", status, ended == null ? null : ended.toEpochMilli());
     }
 
-    synchronized void trialStarted(int sequence, String jobId, long parameterId, String parameterRecord, Instant at) {
+    @Override
+    public synchronized void trialStarted(int sequence, String jobId, long parameterId, String parameterRecord, Instant at) {
         update("INSERT INTO trials (job_id, sequence, parameter_id, parameter_record, status, started_ms) VALUES (?, ?, ?, ?, 'RUNNING', ?)",
                 jobId, sequence, parameterId, parameterRecord, at.toEpochMilli());
     }
 
-    /** Records the process id of a trial's process, so that a resumed run can end it if it outlived the runner. */
-    synchronized void trialProcess(String jobId, long pid) {
-        update("UPDATE trials SET pid = ? WHERE job_id = ?", pid, jobId);
+    /** Records where a trial runs, so that a resumed run can find it again. */
+    @Override
+    public synchronized void trialPlaced(String jobId, Placement placement) {
+        update("UPDATE trials SET handle = ?, machine = ?, gpus = ? WHERE job_id = ?", placement.handle(), placement.machine(),
+                placement.gpuText(), jobId);
     }
 
     /** Records a metric; a final one also becomes the trial's final result. */
-    synchronized void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
+    @Override
+    public synchronized void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
         try {
             try (PreparedStatement p = db.prepareStatement("INSERT INTO metrics (job_id, parameter_id, type, sequence, value, value_number,"
                     + " time_ms) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
@@ -190,25 +212,29 @@ final class ExperimentStore implements AutoCloseable {
         }
     }
 
-    synchronized void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
+    @Override
+    public synchronized void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
         update("UPDATE trials SET status = ?, exit_code = ?, message = ?, ended_ms = ? WHERE job_id = ?",
                 status.name(), exitCode, message, at.toEpochMilli(), jobId);
     }
 
-    synchronized void event(String kind, String jobId, String text, Instant at) {
+    @Override
+    public synchronized void event(String kind, String jobId, String text, Instant at) {
         update("INSERT INTO events (time_ms, kind, job_id, text) VALUES (?, ?, ?, ?)", at.toEpochMilli(), kind, jobId, text);
     }
 
     /** Every trial, in order of sequence. */
-    synchronized List<StoredTrial> trials() {
+    @Override
+    public synchronized List<StoredTrial> trials() {
         List<StoredTrial> out = new ArrayList<>();
-        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery(
-                "SELECT sequence, job_id, parameter_id, parameter_record, status, final_metric, pid, started_ms FROM trials ORDER BY sequence")) {
+        String placement = placements ? "handle, gpus" : "CAST(pid AS TEXT), NULL";
+        try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record, status,"
+                + " final_metric, final_value, " + placement + ", started_ms FROM trials ORDER BY sequence")) {
             while (r.next()) {
-                long pid = r.getLong(7);
-                Long p = r.wasNull() ? null : pid;
+                double v = r.getDouble(7);
+                Double value = r.wasNull() ? null : v;
                 out.add(new StoredTrial(r.getInt(1), r.getString(2), r.getLong(3), r.getString(4), TrialStatus.valueOf(r.getString(5)),
-                        r.getString(6), p, Instant.ofEpochMilli(r.getLong(8))));
+                        r.getString(6), value, r.getString(8), gpus(r.getString(9)), Instant.ofEpochMilli(r.getLong(10))));
             }
             db.commit();
             return out;
@@ -216,6 +242,14 @@ final class ExperimentStore implements AutoCloseable {
             rollback();
             throw new RunnerException("cannot read the trials: " + e.getMessage(), e);
         }
+    }
+
+    /** GPU indices as stored ("0,2"; "" for none), or {@code null}. */
+    private static List<Integer> gpus(String text) {
+        if (text == null) {
+            return null;
+        }
+        return text.isEmpty() ? List.of() : java.util.Arrays.stream(text.split(",")).map(Integer::valueOf).toList();
     }
 
     /** Everything recorded, as the results model. */
@@ -245,7 +279,8 @@ final class ExperimentStore implements AutoCloseable {
             }
             List<TrialRecord> trials = new ArrayList<>();
             try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record,"
-                    + " status, final_metric, final_value, started_ms, ended_ms, exit_code, message FROM trials ORDER BY sequence")) {
+                    + " status, final_metric, final_value, started_ms, ended_ms, exit_code, message, " + (placements ? "gpus" : "NULL")
+                    + " FROM trials ORDER BY sequence")) {
                 while (r.next()) {
                     String job = r.getString(2);
                     String finalText = r.getString(6);
@@ -260,7 +295,7 @@ final class ExperimentStore implements AutoCloseable {
                     Integer exitCode = r.wasNull() ? null : exit;
                     trials.add(new TrialRecord(r.getInt(1), job, r.getLong(3), parametersOf(r.getString(4)), TrialStatus.valueOf(r.getString(5)),
                             finalValue, finalText == null ? null : metricOf(finalText), curves.getOrDefault(job, List.of()),
-                            Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11)));
+                            Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11), gpus(r.getString(12))));
                 }
             }
             db.commit();

@@ -15,11 +15,9 @@ import org.tunekit.runner.results.TrialStatus;
  * time left), redrawn a few times a second. Off a terminal the status goes out as a plain line every
  * ten ended trials instead, so logs stay readable. Called from the runner's manager thread only.
  */
-final class Progress {
+final class Progress implements org.tunekit.runner.manager.ManagerListener {
     private static final long REDRAW_NANOS = 200_000_000L;
 
-    /** The runner's counters at one moment. */
-    record Snapshot(int running, long started, long maxTrials, Duration elapsed, Duration untilDeadline) {}
 
     private final PrintWriter out;
     private final boolean terminal;
@@ -31,6 +29,8 @@ final class Progress {
     private long lastDraw;
     private String statusLine = "";
     private Snapshot last;
+    /** Trials that ended before this run (a resumed experiment): counted, but not in the time estimate. */
+    private int endedBefore;
 
     Progress(PrintWriter out, boolean terminal, boolean maximize) {
         this.out = out;
@@ -43,21 +43,35 @@ final class Progress {
         return new Progress(new PrintWriter(java.io.Writer.nullWriter()), false, true);
     }
 
-    void trialStarted(String jobId, int sequence, Map<String, Object> parameters) {
+    @Override
+    public void earlier(String jobId, int sequence, TrialStatus status, Double finalValue) {
+        ended.merge(status, 1, Integer::sum);
+        endedBefore++;
+        better(jobId, finalValue);
+    }
+
+    @Override
+    public void trialStarted(String jobId, int sequence, Map<String, Object> parameters) {
         // started trials show in the status line's running count
     }
 
-    void finalResult(String jobId, double value) {
+    @Override
+    public void finalResult(String jobId, double value) {
         finals.put(jobId, value);
     }
 
-    void trialEnded(String jobId, int sequence, TrialStatus status, String message, Duration took) {
-        ended.merge(status, 1, Integer::sum);
-        Double v = finals.remove(jobId);
+    private void better(String jobId, Double v) {
         if (v != null && !v.isNaN() && (best == null || (maximize ? v > best : v < best))) {
             best = v;
             bestTrial = jobId;
         }
+    }
+
+    @Override
+    public void trialEnded(String jobId, int sequence, TrialStatus status, String message, Duration took) {
+        ended.merge(status, 1, Integer::sum);
+        Double v = finals.remove(jobId);
+        better(jobId, v);
         StringBuilder line = new StringBuilder();
         line.append(String.format(Locale.ROOT, "  trial %-4d %s  %-14s", sequence, jobId, status));
         line.append(v == null ? String.format("%-20s", "") : String.format(Locale.ROOT, "value %-14s", number(v)));
@@ -75,12 +89,14 @@ final class Progress {
         }
     }
 
-    void message(String text) {
+    @Override
+    public void message(String text) {
         print(text);
     }
 
     /** Redraws the status line on a terminal (at most five times a second). */
-    void tick(Supplier<Snapshot> snapshot) {
+    @Override
+    public void tick(Supplier<Snapshot> snapshot) {
         last = snapshot.get();
         if (!terminal) {
             return;
@@ -132,18 +148,18 @@ final class Progress {
             b.append(" | best ").append(number(best));
         }
         b.append(" | ").append(clock(s.elapsed())).append(" elapsed");
-        Duration left = estimateLeft(s, total);
+        Duration left = estimateLeft(s, total, total - endedBefore);
         if (left != null) {
             b.append(", ~").append(clock(left)).append(" left");
         }
         return b.toString();
     }
 
-    private static Duration estimateLeft(Snapshot s, int ended) {
+    private static Duration estimateLeft(Snapshot s, int ended, int endedHere) {
         Duration byTrials = null;
-        if (s.maxTrials() > 0 && ended > 0) {
+        if (s.maxTrials() > 0 && endedHere > 0) {
             long remaining = Math.max(0, s.maxTrials() - ended);
-            byTrials = s.elapsed().multipliedBy(remaining).dividedBy(ended);
+            byTrials = s.elapsed().multipliedBy(remaining).dividedBy(endedHere);
         }
         Duration byDeadline = s.untilDeadline() == null || s.untilDeadline().isNegative() ? null : s.untilDeadline();
         if (byTrials == null) {

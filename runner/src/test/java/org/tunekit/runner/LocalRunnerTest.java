@@ -204,6 +204,24 @@ class LocalRunnerTest {
     }
 
     @Test
+    void aTrialWhoseFinalResultWasStoredEndsSucceededOnResumeAndDoesNotRunAgain() throws Exception {
+        RunnerFixture f = new RunnerFixture(tmp).trial("t.sh", RunnerFixture.FILE_TRIAL_HELPERS + "metric FINAL 0 \"$x\"\n");
+        String yaml = RunnerFixture.config("sh t.sh", 5, 2, "");
+        assertThat(f.run(yaml.replace("maxTrialNumber: 5", "maxTrialNumber: 3"))).isEqualTo(LocalRunner.Outcome.DONE);
+        // as if the runner had been killed after a fourth trial's final result was stored, before the trial ended
+        String record = "{\"parameter_id\": 3, \"parameter_source\": \"algorithm\", \"parameters\": {\"x\": 0.0625}, \"parameter_index\": 0}";
+        java.time.Instant now = Clock.systemUTC().instant();
+        f.store.trialStarted(3, "done1", 3, record, now);
+        f.store.metric("done1", 3L, "FINAL", 0, "0.0625", 0.0625, now);
+        assertThat(f.resume(ExperimentSpec.load(f.config(yaml)))).isEqualTo(LocalRunner.Outcome.DONE);
+        List<TrialRecord> trials = f.results().trials();
+        assertThat(trials).hasSize(5).extracting(TrialRecord::status).containsOnly(TrialStatus.SUCCEEDED);
+        assertThat(trials.get(3).trialJobId()).isEqualTo("done1");
+        assertThat(trials.get(3).finalValue()).isEqualTo(0.0625);
+        assertThat(trials).extracting(TrialRecord::parameterId).doesNotHaveDuplicates();
+    }
+
+    @Test
     void aMultiPhaseTrialGetsMoreParametersOnTheChannelItAskedOn() throws Exception {
         // over HTTP: a second request gets the tuner's next parameters; over files: a REQUEST_PARAMETER
         // frame with parameter_index 1 makes parameter_1.cfg appear

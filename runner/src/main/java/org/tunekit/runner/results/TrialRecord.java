@@ -19,12 +19,21 @@ import java.util.Map;
  * @param ended        when it ended, or {@code null} while running
  * @param exitCode     its process's exit status, or {@code null} (running, killed by a signal, or never started)
  * @param message      why it failed or was stopped, or {@code null}
+ * @param gpus         the indices of the GPUs it was given (empty for none), or {@code null} when GPUs were not scheduled
  */
 public record TrialRecord(int sequence, String trialJobId, long parameterId, Map<String, Object> parameters,
                           TrialStatus status, Double finalValue, Object finalMetric, List<Double> intermediate,
-                          Instant started, Instant ended, Integer exitCode, String message) {
+                          Instant started, Instant ended, Integer exitCode, String message, List<Integer> gpus) {
     public TrialRecord {
         parameters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(parameters));
         intermediate = List.copyOf(intermediate);
+        gpus = gpus == null ? null : List.copyOf(gpus);
+    }
+
+    /** A trial of an experiment that scheduled no GPUs. */
+    public TrialRecord(int sequence, String trialJobId, long parameterId, Map<String, Object> parameters, TrialStatus status,
+                       Double finalValue, Object finalMetric, List<Double> intermediate, Instant started, Instant ended, Integer exitCode,
+                       String message) {
+        this(sequence, trialJobId, parameterId, parameters, status, finalValue, finalMetric, intermediate, started, ended, exitCode, message, null);
     }
 }

@@ -52,7 +52,7 @@ class JsonTest {
         assertThat(root.get("ended").isJsonNull()).isTrue();
         JsonObject trial = root.getAsJsonArray("trials").get(0).getAsJsonObject();
         assertThat(trial.keySet()).containsExactly("sequence", "trialJobId", "parameterId", "parameters", "status",
-                "finalValue", "finalMetric", "intermediate", "started", "ended", "exitCode", "message");
+                "finalValue", "finalMetric", "intermediate", "started", "ended", "exitCode", "message", "gpus");
         assertThat(trial.get("started").getAsString()).isEqualTo("2026-03-01T10:00:00.123456789Z");
         assertThat(trial.getAsJsonObject("finalMetric").get("epochs").toString()).isEqualTo("10");
         JsonObject failed = root.getAsJsonArray("trials").get(1).getAsJsonObject();

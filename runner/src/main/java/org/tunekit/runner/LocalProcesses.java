@@ -1,0 +1,209 @@
+package org.tunekit.runner;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.runner.manager.Placement;
+import org.tunekit.runner.manager.StoredTrial;
+import org.tunekit.runner.manager.TrainingService;
+import org.tunekit.runner.manager.TrialEvents;
+import org.tunekit.runner.manager.TrialLaunch;
+
+/**
+ * NNI's local training service: each trial a process on this machine ({@link TrialProcess}), in its
+ * own folder {@code trials/JOBID} of the experiment, talking over NNI's trial channels — NNI 3's HTTP
+ * channel ({@link HttpTrialChannel}) and NNI 2.x's files ({@code parameter.cfg}, {@code .nni/metrics}),
+ * as {@link LocalRunner.TrialChannels} says. The handle kept for a trial is its process id: a process
+ * that outlived a killed runner cannot be talked to again (its channel died with the runner), so a
+ * resumed run ends it.
+ */
+final class LocalProcesses implements TrainingService {
+    private final ExperimentSpec spec;
+    private final Path directory;
+    private final LocalRunner.Options options;
+    private final Map<String, Running> running = new LinkedHashMap<>();
+    private TrialEvents events;
+    private HttpTrialChannel channel;
+
+    /** A trial's process and what is read from it. */
+    private static final class Running {
+        final TrialProcess process;
+        final MetricsFileReader metricsFile;
+
+        Running(TrialProcess process, MetricsFileReader metricsFile) {
+            this.process = process;
+            this.metricsFile = metricsFile;
+        }
+    }
+
+    LocalProcesses(ExperimentSpec spec, Path directory, LocalRunner.Options options) {
+        this.spec = spec;
+        this.directory = directory;
+        this.options = options;
+    }
+
+    @Override
+    public String describe() {
+        return "on this machine";
+    }
+
+    @Override
+    public void open(TrialEvents events) throws IOException {
+        this.events = events;
+        this.channel = new HttpTrialChannel(new HttpTrialChannel.Listener() {
+            @Override
+            public void requestParameter(String trialJobId) {
+                events.parameterRequest(trialJobId, false, -1);
+            }
+
+            @Override
+            public void metric(String trialJobId, String metricText) {
+                events.metric(trialJobId, metricText, false);
+            }
+        });
+    }
+
+    @Override
+    public Placement start(TrialLaunch t) throws IOException {
+        Path dir = trialDirectory(t.trialJobId());
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("NNI_PLATFORM", "local");
+        env.put("NNI_EXP_ID", t.experimentId());
+        env.put("NNI_TRIAL_JOB_ID", t.trialJobId());
+        env.put("NNI_SYS_DIR", dir.toString());
+        env.put("NNI_OUTPUT_DIR", dir.toString());
+        env.put("NNI_TRIAL_SEQ_ID", Integer.toString(t.sequence()));
+        env.put("NNI_CODE_DIR", spec.trialCodeDirectory().toString());
+        env.put("NNI_TRIAL_COMMAND_CHANNEL", options.channels().http() ? channel.open(t.trialJobId()) : null);
+        env.put("SDK_PROCESS", null);
+        if (options.sdkJar() != null) {
+            env.put("TUNEKIT_SDK_JAR", options.sdkJar().toString());
+        }
+        MetricsFileReader metrics = null;
+        TrialProcess process;
+        try {
+            Files.createDirectories(dir);
+            if (options.channels().file()) {
+                writeAtomically(dir.resolve("parameter.cfg"), t.parameterRecord());
+                metrics = new MetricsFileReader(dir.resolve(".nni").resolve("metrics"));
+            }
+            process = TrialProcess.start(spec.trialCommand(), spec.trialCodeDirectory(), dir, env);
+        } catch (IOException e) {
+            channel.close(t.trialJobId());
+            throw e;
+        }
+        running.put(t.trialJobId(), new Running(process, metrics));
+        String jobId = t.trialJobId();
+        process.onExit().thenAccept(code -> events.exited(jobId, code));
+        return new Placement(Long.toString(process.pid()), null, null);
+    }
+
+    @Override
+    public void sendParameters(String trialJobId, String parameterRecord, int index, boolean byFile) {
+        if (!byFile) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("type", "parameter");
+            m.put("parameter", parameterRecord);
+            channel.send(trialJobId, JsonCodec.write(m));
+            return;
+        }
+        try {
+            writeAtomically(trialDirectory(trialJobId).resolve("parameter_" + index + ".cfg"), parameterRecord);
+        } catch (IOException e) {
+            events.problem(trialJobId, "could not write its parameter file: " + e.getMessage());
+            stop(trialJobId, options.stopGrace());
+        }
+    }
+
+    @Override
+    public void stop(String trialJobId, Duration grace) {
+        Running r = running.get(trialJobId);
+        if (r != null) {
+            r.process.stop(grace);
+        }
+    }
+
+    @Override
+    public void poll() {
+        for (Map.Entry<String, Running> e : List.copyOf(running.entrySet())) {
+            if (e.getValue().metricsFile != null) {
+                readMetricsFile(e.getKey(), e.getValue().metricsFile, false);
+            }
+        }
+    }
+
+    @Override
+    public void collect(String trialJobId) {
+        Running r = running.remove(trialJobId);
+        if (r == null) {
+            return;
+        }
+        if (r.metricsFile != null) {
+            readMetricsFile(trialJobId, r.metricsFile, true);
+        }
+        channel.close(trialJobId);
+    }
+
+    private void readMetricsFile(String jobId, MetricsFileReader file, boolean atEnd) {
+        try {
+            boolean known = file.problem() != null;
+            for (String text : atEnd ? file.finish() : file.poll()) {
+                try {
+                    events.metric(jobId, text, true);
+                } catch (IllegalArgumentException malformed) {
+                    // recorded by the manager as the trial's problem
+                }
+            }
+            if (!known && file.problem() != null) {
+                events.problem(jobId, file.problem());
+            }
+        } catch (IOException e) {
+            events.problem(jobId, "cannot read its metrics file: " + e.getMessage());
+        }
+    }
+
+    @Override
+    public boolean seesParameterRequests() {
+        return !options.channels().file();
+    }
+
+    @Override
+    public Reattached reattach(StoredTrial trial) {
+        Long pid = null;
+        try {
+            pid = trial.handle() == null ? null : Long.valueOf(trial.handle());
+        } catch (NumberFormatException e) {
+            // not a process id: nothing of ours to end
+        }
+        String note = TrialProcess.endLeftover(pid, trial.started());
+        return new Reattached(false, note);
+    }
+
+    @Override
+    public void close() {
+        for (Running r : running.values()) {
+            r.process.kill();
+        }
+        running.clear();
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    private Path trialDirectory(String jobId) {
+        return directory.resolve("trials").resolve(jobId);
+    }
+
+    private static void writeAtomically(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+}

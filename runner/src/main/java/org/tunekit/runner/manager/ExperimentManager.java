@@ -1,0 +1,759 @@
+package org.tunekit.runner.manager;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.MsgDispatcherBase;
+import org.tunekit.dispatcher.channel.CommandChannel;
+import org.tunekit.dispatcher.channel.InMemoryChannel;
+import org.tunekit.dispatcher.protocol.Command;
+import org.tunekit.dispatcher.protocol.CommandType;
+import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.dispatcher.protocol.Payloads;
+import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.runner.results.TrialStatus;
+import org.tunekit.sdk.MetricReport;
+
+/**
+ * The experiment manager's loop, the same wherever trials run: it drives a dispatcher in process, over
+ * an in-memory channel, as NNI's manager drives its tuner — {@code IN}, {@code GE} for the free slots,
+ * the trials' metrics as {@code ME}, their ends as {@code EN}, {@code GE 1} for each freed slot while
+ * the budget lasts (also after a {@code NO}), {@code KI} honoured, {@code TE} at the end — and has a
+ * {@link TrainingService} start, feed and stop the trials. It keeps the limits ({@code trialConcurrency},
+ * {@code maxTrialNumber}, {@code maxExperimentDuration}, {@code maxTrialDuration}, silence) and records
+ * every change in a {@link Journal} as it happens, so that a run stopped at any instant can be resumed.
+ *
+ * <p>All of the experiment's state is changed on one thread, the one that calls {@link #run}, which
+ * takes events from one queue: the dispatcher's replies, the trials' requests and metrics (a metric
+ * reported from another thread waits until it is recorded), trial exits, stop requests, and a tick for
+ * time limits.
+ *
+ * <p>On resume, nothing that had ended runs again: a trial whose final result was recorded ends
+ * SUCCEEDED, one its training service still runs is taken back, and only the parameters of a trial
+ * that was lost before its final result run again.
+ */
+public final class ExperimentManager {
+    private static final Logger LOG = LoggerFactory.getLogger(ExperimentManager.class);
+    private static final Duration DISPATCHER_START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration DISPATCHER_STOP_TIMEOUT = Duration.ofSeconds(20);
+    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+    /** How a run ended. */
+    public enum Outcome { DONE, STOPPED, ERROR }
+
+    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, StopRequested {}
+
+    private record Reply(Command command) implements Event {}
+
+    private record DispatcherExited(int status) implements Event {}
+
+    private record ParameterRequest(String jobId, boolean byFile, int index) implements Event {}
+
+    private record MetricReceived(String jobId, String text, boolean byFile, CompletableFuture<Void> recorded) implements Event {}
+
+    private record Problem(String jobId, String text) implements Event {}
+
+    private record TrialExited(String jobId, int exitCode) implements Event {}
+
+    private record StopRequested(String reason) implements Event {}
+
+    /** A trial the manager knows of: waiting to start, or running. */
+    private static final class Trial {
+        final String parameterRecord;
+        final long parameterId;
+        String jobId;
+        int sequence;
+        Instant started;
+        Instant lastContact;
+        int parametersSent;
+        boolean reported;
+        boolean lastAskedByFile;
+        TrialStatus stopAs;
+        String stopReason;
+        String protocolProblem;
+
+        Trial(String parameterRecord, long parameterId) {
+            this.parameterRecord = parameterRecord;
+            this.parameterId = parameterId;
+        }
+    }
+
+    private final ManagerSettings settings;
+    private final TrainingService service;
+    private final Function<CommandChannel, MsgDispatcherBase> dispatcherFactory;
+    private final ManagerListener listener;
+    private final Clock clock;
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    private final InMemoryChannel channel = new InMemoryChannel();
+    private final SecureRandom ids = new SecureRandom();
+    private MsgDispatcherBase dispatcher;
+    private Journal journal;
+    private volatile Thread managerThread;
+
+    // manager thread only
+    private final Map<String, Trial> running = new LinkedHashMap<>();
+    private final Deque<Trial> pending = new ArrayDeque<>();
+    private final Set<String> usedJobIds = new HashSet<>();
+    private int requested;
+    private boolean noMoreTrials;
+    private int requestCredit;
+    private long used;
+    private int nextSequence;
+    private boolean stopping;
+    private Outcome outcome = Outcome.DONE;
+    private String error;
+    private Instant start;
+    private Instant deadline;
+
+    /**
+     * @param settings          the limits
+     * @param service           where the trials run
+     * @param dispatcherFactory makes the dispatcher (tuner, assessor or advisor) over the channel it is given
+     * @param listener          what the person watching is told
+     * @param clock             the clock for times and limits
+     */
+    public ExperimentManager(ManagerSettings settings, TrainingService service, Function<CommandChannel, MsgDispatcherBase> dispatcherFactory,
+                             ManagerListener listener, Clock clock) {
+        this.settings = settings;
+        this.service = service;
+        this.dispatcherFactory = dispatcherFactory;
+        this.listener = listener;
+        this.clock = clock;
+    }
+
+    /** The error that ended the run, or {@code null}. */
+    public String error() {
+        return error;
+    }
+
+    /** Asks a run in progress to stop its trials and end (from any thread, e.g. a shutdown hook). */
+    public void requestStop(String reason) {
+        events.add(new StopRequested(reason));
+    }
+
+    /**
+     * Creates the dispatcher and checks that the trials can be placed: done before the experiment is
+     * recorded, so that an unknown algorithm, a wrong argument or more GPUs than the machine has leave
+     * nothing behind.
+     *
+     * @throws RuntimeException from the dispatcher's factory or {@link TrainingService#check}
+     */
+    public void prepare() {
+        service.check();
+        dispatcher = dispatcherFactory.apply(channel);
+    }
+
+    /**
+     * Runs the experiment to its end, recording it in {@code journal}; {@link #prepare} first.
+     *
+     * @param resume true to continue the trials the journal holds
+     * @throws ManagerException when the dispatcher does not start
+     */
+    public Outcome run(Journal journal, boolean resume) throws InterruptedException {
+        if (dispatcher == null) {
+            throw new IllegalStateException("prepare() first");
+        }
+        this.journal = journal;
+        managerThread = Thread.currentThread();
+        MsgDispatcherBase d = dispatcher;
+        start = clock.instant();
+        deadline = settings.maxExperimentDuration() == null ? null : start.plus(settings.maxExperimentDuration());
+        Thread dispatcherThread = new Thread(() -> events.add(new DispatcherExited(d.run())), "tunekit-dispatcher");
+        dispatcherThread.setDaemon(true);
+        Thread pump = new Thread(this::pumpReplies, "tunekit-dispatcher-replies");
+        pump.setDaemon(true);
+        dispatcherThread.start();
+        pump.start();
+        try {
+            service.open(new Events());
+            channel.post(new Command(CommandType.INITIALIZE, JsonCodec.write(settings.searchSpace())));
+            awaitInitialized();
+            if (resume) {
+                resumeTrials();
+            } else {
+                journal.event("start", null, "experiment started", clock.instant());
+            }
+            schedule();
+            loop();
+        } catch (java.io.IOException e) {
+            throw new ManagerException("the trials cannot run " + service.describe() + ": " + e.getMessage(), e);
+        } finally {
+            service.close();
+            channel.post(Command.of(CommandType.TERMINATE));
+            channel.endOfStream();
+            dispatcherThread.join(DISPATCHER_STOP_TIMEOUT.toMillis() + 5000);
+            pump.interrupt();
+        }
+        String status = outcome.name();
+        journal.event("end", null, error == null ? status : status + ": " + error, clock.instant());
+        journal.setStatus(status, clock.instant());
+        return outcome;
+    }
+
+    /** The training service's events: at once on the manager's thread, queued from any other. */
+    private final class Events implements TrialEvents {
+        private boolean onManagerThread() {
+            return Thread.currentThread() == managerThread;
+        }
+
+        @Override
+        public void parameterRequest(String trialJobId, boolean byFile, int index) {
+            if (onManagerThread()) {
+                handle(new ParameterRequest(trialJobId, byFile, index));
+            } else {
+                events.add(new ParameterRequest(trialJobId, byFile, index));
+            }
+        }
+
+        @Override
+        public void metric(String trialJobId, String text, boolean byFile) {
+            CompletableFuture<Void> recorded = new CompletableFuture<>();
+            MetricReceived m = new MetricReceived(trialJobId, text, byFile, recorded);
+            if (onManagerThread()) {
+                handle(m);
+            } else {
+                events.add(m);
+            }
+            awaitRecorded(recorded);
+        }
+
+        @Override
+        public void problem(String trialJobId, String text) {
+            if (onManagerThread()) {
+                handle(new Problem(trialJobId, text));
+            } else {
+                events.add(new Problem(trialJobId, text));
+            }
+        }
+
+        @Override
+        public void exited(String trialJobId, int exitCode) {
+            events.add(new TrialExited(trialJobId, exitCode));
+        }
+    }
+
+    private void pumpReplies() {
+        while (true) {
+            try {
+                Command c = channel.poll(500);
+                if (c != null) {
+                    events.add(new Reply(c));
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private static void awaitRecorded(CompletableFuture<Void> recorded) {
+        try {
+            recorded.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IllegalArgumentException iae) {
+                throw iae;
+            }
+            throw new IllegalStateException("the metric was not recorded: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the manager did not record the metric within 60 s");
+        }
+    }
+
+    private void awaitInitialized() throws InterruptedException {
+        long until = System.nanoTime() + DISPATCHER_START_TIMEOUT.toNanos();
+        while (true) {
+            Event e = events.poll(Math.max(1, (until - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+            if (e == null) {
+                throw new ManagerException("the dispatcher did not answer IN within " + DISPATCHER_START_TIMEOUT.toSeconds() + " s");
+            }
+            if (e instanceof Reply r && r.command().type() == CommandType.INITIALIZED) {
+                return;
+            }
+            if (e instanceof Reply r && r.command().type() == CommandType.ERROR) {
+                throw new ManagerException("the tuner could not start:\n" + r.command().payload());
+            }
+            if (e instanceof DispatcherExited) {
+                throw new ManagerException("the dispatcher ended before it was initialised");
+            }
+            if (e instanceof StopRequested s) {
+                throw new ManagerException("stopped: " + s.reason());
+            }
+        }
+    }
+
+    /**
+     * Takes the journal's trials back: their ids to the dispatcher, finished results to the tuner,
+     * trials still running to the training service, and only the parameters of trials lost before
+     * their final result to run again.
+     */
+    private void resumeTrials() {
+        List<Object> records = new ArrayList<>();
+        List<Object> finished = new ArrayList<>();
+        int again = 0;
+        int reattached = 0;
+        int recovered = 0;
+        Instant now = clock.instant();
+        for (StoredTrial t : journal.trials()) {
+            usedJobIds.add(t.trialJobId());
+            nextSequence = Math.max(nextSequence, t.sequence() + 1);
+            records.add(parse(t.parameterRecord()));
+            if (t.status() == TrialStatus.LOST) {
+                continue;
+            }
+            TrialStatus status = t.status();
+            if (status == TrialStatus.RUNNING) {
+                TrainingService.Reattached r = service.reattach(t);
+                if (r.note() != null) {
+                    journal.event(r.running() ? "reattached" : "leftover", t.trialJobId(), r.note(), now);
+                }
+                if (r.running()) {
+                    Trial back = new Trial(t.parameterRecord(), t.parameterId());
+                    back.jobId = t.trialJobId();
+                    back.sequence = t.sequence();
+                    back.started = t.started();
+                    back.lastContact = now;
+                    back.parametersSent = 1;
+                    back.reported = t.finalMetric() != null;
+                    running.put(back.jobId, back);
+                    used++;
+                    reattached++;
+                    continue;
+                }
+                if (t.finalMetric() == null) {
+                    pending.add(new Trial(t.parameterRecord(), t.parameterId()));
+                    journal.trialEnded(t.trialJobId(), TrialStatus.LOST, null,
+                            "the manager stopped while this trial ran, before its final result; its parameters run again", now);
+                    again++;
+                    continue;
+                }
+                status = TrialStatus.SUCCEEDED;
+                journal.trialEnded(t.trialJobId(), status, null, "its final result was recorded before the manager stopped", now);
+                recovered++;
+            }
+            used++;
+            listener.earlier(t.trialJobId(), t.sequence(), status, t.finalValue());
+            if (t.finalMetric() != null) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("parameter", parametersOf(t.parameterRecord()));
+                d.put("value", t.finalMetric());
+                d.put("trialJobId", t.trialJobId());
+                finished.add(d);
+            }
+        }
+        if (!records.isEmpty()) {
+            channel.post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
+        }
+        if (!finished.isEmpty()) {
+            channel.post(new Command(CommandType.IMPORT_DATA, JsonCodec.write(finished)));
+        }
+        journal.setStatus("RUNNING", null);
+        String summary = "resumed with " + (used - reattached) + " finished trials (" + recovered + " of them ended while the manager was "
+                + "stopped), " + reattached + " still running, " + again + " to run again";
+        journal.event("resume", null, summary, now);
+        listener.message("Resumed: " + (used - reattached) + " trials done before" + (reattached == 0 ? "" : ", " + reattached + " still running")
+                + (again == 0 ? "" : ", " + again + " that were running run again"));
+    }
+
+    private void loop() throws InterruptedException {
+        while (!finished()) {
+            long wait = running.isEmpty() ? 250 : service.pollInterval().toMillis();
+            Event e = wait == 0 ? events.poll() : events.poll(wait, TimeUnit.MILLISECONDS);
+            if (e != null) {
+                handle(e);
+                // take everything already queued before deciding what to ask for
+                while ((e = events.poll()) != null) {
+                    handle(e);
+                }
+            }
+            service.poll();
+            checkTimes();
+            schedule();
+            listener.tick(this::snapshot);
+        }
+    }
+
+    private boolean finished() {
+        return running.isEmpty() && (stopping || (pending.isEmpty() && requested == 0 && !canRequest()));
+    }
+
+    private void handle(Event e) {
+        if (e instanceof Reply r) {
+            reply(r.command());
+        } else if (e instanceof ParameterRequest p) {
+            Trial t = running.get(p.jobId());
+            if (t != null) {
+                parameterRequest(t, p.byFile(), p.index());
+            }
+        } else if (e instanceof MetricReceived m) {
+            metric(m);
+        } else if (e instanceof Problem p) {
+            Trial t = running.get(p.jobId());
+            if (t != null) {
+                t.protocolProblem = p.text();
+                journal.event("bad-metric", t.jobId, p.text(), clock.instant());
+            }
+        } else if (e instanceof TrialExited x) {
+            trialExited(x.jobId(), x.exitCode());
+        } else if (e instanceof DispatcherExited d) {
+            if (!stopping) {
+                fail("the dispatcher stopped unexpectedly (status " + d.status() + ")");
+            }
+        } else if (e instanceof StopRequested s && !stopping) {
+            stopAll(TrialStatus.USER_CANCELED, s.reason());
+            outcome = Outcome.STOPPED;
+            listener.message("Stopping: " + s.reason());
+        }
+    }
+
+    private void reply(Command c) {
+        switch (c.type()) {
+            case NEW_TRIAL_JOB -> {
+                requested = Math.max(0, requested - 1);
+                long budget = settings.maxTrialNumber() > 0 ? settings.maxTrialNumber() - used - pending.size() : Long.MAX_VALUE;
+                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
+                long id = ((Number) record.get("parameter_id")).longValue();
+                if (budget <= 0 || stopping) {
+                    journal.event("unused", null, "parameters " + id + " not run: "
+                            + (stopping ? "the experiment is stopping" : "maxTrialNumber reached"), clock.instant());
+                    return;
+                }
+                pending.add(new Trial(c.payload(), id));
+            }
+            case NO_MORE_TRIAL_JOBS -> {
+                requested = 0;
+                if (!noMoreTrials) {
+                    journal.event("no-more-trials", null, "the tuner has no more parameters", clock.instant());
+                }
+                noMoreTrials = true;
+                requestCredit = 0;
+            }
+            case SEND_TRIAL_JOB_PARAMETER -> {
+                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
+                Trial t = running.get(String.valueOf(record.get("trial_job_id")));
+                if (t != null) {
+                    int index = record.get("parameter_index") instanceof Number n ? n.intValue() : t.parametersSent;
+                    if (!t.lastAskedByFile) {
+                        t.parametersSent++;
+                    }
+                    service.sendParameters(t.jobId, c.payload(), index, t.lastAskedByFile);
+                }
+            }
+            case KILL_TRIAL_JOB -> {
+                Object job = parse(c.payload());
+                Trial t = running.get(String.valueOf(job));
+                if (t != null && t.stopAs == null) {
+                    stop(t, TrialStatus.EARLY_STOPPED, "stopped early by the assessor");
+                }
+            }
+            case ERROR -> fail("the dispatcher reported an error:\n" + c.payload());
+            default -> LOG.warn("unexpected command from the dispatcher: {}", c);
+        }
+    }
+
+    /** A trial asks for parameters: the first time on a live channel it gets its own, after that the tuner makes more. */
+    private void parameterRequest(Trial t, boolean byFile, int index) {
+        t.lastContact = clock.instant();
+        t.lastAskedByFile = byFile;
+        if (!byFile && t.parametersSent == 0) {
+            t.parametersSent = 1;
+            service.sendParameters(t.jobId, t.parameterRecord, 0, false);
+        } else {
+            // a multi-phase trial asks again: the tuner makes new parameters, which come back as SP
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("parameter_id", t.parameterId);
+            m.put("trial_job_id", t.jobId);
+            m.put("type", "REQUEST_PARAMETER");
+            m.put("sequence", 0L);
+            m.put("parameter_index", (long) (index >= 0 ? index : t.parametersSent));
+            channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(m)));
+        }
+    }
+
+    private void metric(MetricReceived m) {
+        Trial t = running.get(m.jobId());
+        if (t == null) {
+            m.recorded().completeExceptionally(new IllegalArgumentException("trial " + m.jobId() + " has ended"));
+            return;
+        }
+        String problem;
+        try {
+            problem = recordMetric(t, m.text(), m.byFile());
+        } catch (RuntimeException e) {
+            m.recorded().completeExceptionally(e);
+            fail(e.getMessage());
+            return;
+        }
+        if (problem != null) {
+            m.recorded().completeExceptionally(new IllegalArgumentException(problem));
+        } else {
+            m.recorded().complete(null);
+        }
+    }
+
+    /**
+     * Records a trial's metric (ME text) and passes it to the dispatcher; a request for parameters is
+     * handled as one. Returns what is wrong with a malformed metric (also recorded as an event), else null.
+     */
+    private String recordMetric(Trial t, String text, boolean byFile) {
+        t.lastContact = clock.instant();
+        Payloads.MetricData data;
+        Map<String, Object> fields;
+        try {
+            Object parsed = JsonCodec.parse(text, "the metric");
+            if (!(parsed instanceof Map<?, ?>)) {
+                throw new ProtocolException("a metric must be a JSON object, got " + text);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> f = new LinkedHashMap<>((Map<String, Object>) parsed);
+            // the channel says which trial this is, whatever the text claims
+            f.put("trial_job_id", t.jobId);
+            if (f.get("parameter_id") == null) {
+                f.put("parameter_id", t.parameterId);
+            }
+            fields = f;
+            data = Payloads.metric(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
+        } catch (ProtocolException e) {
+            String problem = "trial " + t.jobId + " reported a malformed metric: " + e.getMessage();
+            t.protocolProblem = problem;
+            journal.event("bad-metric", t.jobId, problem, clock.instant());
+            return problem;
+        }
+        if (data.type() == MetricReport.Type.REQUEST_PARAMETER) {
+            parameterRequest(t, byFile, data.parameterIndex());
+            return null;
+        }
+        t.reported = true;
+        Object value = fields.get("value");
+        String valueText = value instanceof String s ? s : JsonCodec.write(value);
+        journal.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
+        channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
+        if (data.type() == MetricReport.Type.FINAL) {
+            listener.finalResult(t.jobId, data.metric().value());
+        } else if (data.type() == MetricReport.Type.PERIODICAL) {
+            listener.intermediateResult(t.jobId, data.metric().value());
+        }
+        return null;
+    }
+
+    private void trialExited(String jobId, int exitCode) {
+        Trial t = running.get(jobId);
+        if (t == null) {
+            return;
+        }
+        // what the trial left unread reaches the dispatcher before its end
+        service.collect(jobId);
+        running.remove(jobId);
+        TrialStatus status;
+        String message = t.stopReason;
+        if (t.stopAs != null) {
+            status = t.stopAs;
+        } else if (exitCode == 0) {
+            status = TrialStatus.SUCCEEDED;
+        } else {
+            status = TrialStatus.FAILED;
+            message = "exited with status " + exitCode + (exitCode > 128 ? " (signal " + (exitCode - 128) + ")" : "")
+                    + "; see trials/" + jobId + "/trial.stderr";
+        }
+        if (service.seesParameterRequests() && t.parametersSent == 0 && status != TrialStatus.EARLY_STOPPED) {
+            // a trial that never asked did not run its parameters
+            message = (message == null ? "" : message + "; ") + "it never asked for its parameters";
+            if (status == TrialStatus.SUCCEEDED) {
+                status = TrialStatus.FAILED;
+            }
+        }
+        if (t.protocolProblem != null) {
+            message = (message == null ? "" : message + "; ") + t.protocolProblem;
+            if (status == TrialStatus.SUCCEEDED) {
+                status = TrialStatus.FAILED;
+            }
+        }
+        Instant now = clock.instant();
+        journal.trialEnded(jobId, status, t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
+        Map<String, Object> end = new LinkedHashMap<>();
+        end.put("trial_job_id", jobId);
+        end.put("event", status.name());
+        end.put("hyper_params", t.parameterRecord);
+        channel.post(new Command(CommandType.TRIAL_END, JsonCodec.write(end)));
+        if (noMoreTrials) {
+            // as NNI's manager: a freed slot is offered to the tuner again, even after it said NO
+            requestCredit++;
+        }
+        listener.trialEnded(jobId, t.sequence, status, message, Duration.between(t.started, now));
+    }
+
+    private void checkTimes() {
+        Instant now = clock.instant();
+        if (deadline != null && !stopping && now.isAfter(deadline)) {
+            journal.event("deadline", null, "maxExperimentDuration reached", now);
+            listener.message("maxExperimentDuration reached: stopping the running trials");
+            stopAll(TrialStatus.USER_CANCELED, "the experiment reached maxExperimentDuration");
+        }
+        for (Trial t : running.values()) {
+            if (t.stopAs != null) {
+                continue;
+            }
+            if (settings.maxTrialDuration() != null && Duration.between(t.started, now).compareTo(settings.maxTrialDuration()) > 0) {
+                stop(t, TrialStatus.USER_CANCELED, "ran longer than maxTrialDuration (" + human(settings.maxTrialDuration()) + ")");
+            } else if (settings.silenceTimeout() != null && Duration.between(t.lastContact, now).compareTo(settings.silenceTimeout()) > 0) {
+                stop(t, TrialStatus.FAILED, (t.parametersSent == 0 && !t.reported ? "neither asked for its parameters nor reported" : "reported nothing")
+                        + " for " + human(settings.silenceTimeout()) + " (--silence-timeout)");
+            }
+        }
+    }
+
+    private void stopAll(TrialStatus as, String reason) {
+        stopping = true;
+        for (Trial t : pending) {
+            journal.event("unused", null, "parameters " + t.parameterId + " not run: " + reason, clock.instant());
+        }
+        pending.clear();
+        for (Trial t : running.values()) {
+            if (t.stopAs == null) {
+                stop(t, as, reason);
+            }
+        }
+    }
+
+    private void stop(Trial t, TrialStatus as, String reason) {
+        t.stopAs = as;
+        t.stopReason = reason;
+        journal.event("stop", t.jobId, reason, clock.instant());
+        service.stop(t.jobId, settings.stopGrace());
+    }
+
+    private void fail(String message) {
+        if (error == null) {
+            error = message;
+        }
+        outcome = Outcome.ERROR;
+        if (!stopping) {
+            stopAll(TrialStatus.USER_CANCELED, "the experiment failed");
+        }
+    }
+
+    private boolean canRequest() {
+        if (stopping || (deadline != null && clock.instant().isAfter(deadline))) {
+            return false;
+        }
+        if (settings.maxTrialNumber() > 0 && used + pending.size() + requested >= settings.maxTrialNumber()) {
+            return false;
+        }
+        return !noMoreTrials || requestCredit > 0;
+    }
+
+    private void schedule() {
+        if (stopping) {
+            return;
+        }
+        while (running.size() < settings.trialConcurrency() && !pending.isEmpty() && !stopping && service.canStart()) {
+            startTrial(pending.poll());
+        }
+        if (stopping || !canRequest()) {
+            return;
+        }
+        long free = settings.trialConcurrency() - running.size() - pending.size() - requested;
+        long budget = settings.maxTrialNumber() > 0 ? settings.maxTrialNumber() - used - pending.size() - requested : Long.MAX_VALUE;
+        long n = Math.min(free, budget);
+        if (noMoreTrials) {
+            n = Math.min(n, requestCredit);
+        }
+        if (n > 0) {
+            requested += (int) n;
+            if (noMoreTrials) {
+                requestCredit -= (int) n;
+            }
+            channel.post(new Command(CommandType.REQUEST_TRIAL_JOBS, Long.toString(n)));
+        }
+    }
+
+    private void startTrial(Trial t) {
+        t.jobId = newJobId();
+        t.sequence = nextSequence++;
+        used++;
+        Instant now = clock.instant();
+        t.started = now;
+        t.lastContact = now;
+        // recorded before it starts: a manager killed in between finds it and does not lose its parameters
+        journal.trialStarted(t.sequence, t.jobId, t.parameterId, t.parameterRecord, now);
+        Placement placement;
+        try {
+            placement = service.start(new TrialLaunch(journal.id(), t.jobId, t.sequence, t.parameterId, t.parameterRecord));
+        } catch (java.io.IOException | RuntimeException e) {
+            journal.trialEnded(t.jobId, TrialStatus.FAILED, null, "could not be started: " + e.getMessage(), clock.instant());
+            fail("trial " + t.jobId + " could not be started " + service.describe() + ": " + e.getMessage());
+            return;
+        }
+        journal.trialPlaced(t.jobId, placement);
+        running.put(t.jobId, t);
+        listener.trialStarted(t.jobId, t.sequence, parametersOf(t.parameterRecord));
+    }
+
+    private String newJobId() {
+        while (true) {
+            StringBuilder sb = new StringBuilder(5);
+            for (int i = 0; i < 5; i++) {
+                sb.append(ID_CHARS.charAt(ids.nextInt(ID_CHARS.length())));
+            }
+            if (usedJobIds.add(sb.toString())) {
+                return sb.toString();
+            }
+        }
+    }
+
+    private ManagerListener.Snapshot snapshot() {
+        return new ManagerListener.Snapshot(running.size(), used, settings.maxTrialNumber(), Duration.between(start, clock.instant()),
+                deadline == null ? null : Duration.between(clock.instant(), deadline));
+    }
+
+    /** The parameters of a parameter record, as plain JSON values (empty when it holds none). */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> parametersOf(String record) {
+        try {
+            Object r = JsonCodec.parse(record, "a parameter record");
+            Object p = r instanceof Map<?, ?> m ? m.get("parameters") : null;
+            return p instanceof Map<?, ?> pm ? new LinkedHashMap<>((Map<String, Object>) pm) : Map.of();
+        } catch (ProtocolException e) {
+            return Map.of();
+        }
+    }
+
+    private static Object parse(String json) {
+        try {
+            return JsonCodec.parse(json, "a dispatcher payload");
+        } catch (ProtocolException e) {
+            throw new ManagerException("unreadable payload from the dispatcher: " + e.getMessage(), e);
+        }
+    }
+
+    /** A duration as people write it: 45s, 2m30s, 1h05m. */
+    public static String human(Duration d) {
+        long s = d.toSeconds();
+        if (s < 60) {
+            return d.toMillis() % 1000 == 0 ? s + "s" : String.format(java.util.Locale.ROOT, "%.1fs", d.toMillis() / 1000.0);
+        }
+        if (s < 3600) {
+            return (s / 60) + "m" + (s % 60 == 0 ? "" : String.format("%02ds", s % 60));
+        }
+        return (s / 3600) + "h" + String.format("%02dm", (s % 3600) / 60);
+    }
+}
