@@ -177,7 +177,7 @@ class RunnerIT {
                 trialCommand: sh t.sh
                 trialConcurrency: 3
                 maxTrialNumber: 18
-                tuner: {name: Random, classArgs: {seed: 5}}
+                tuner: {name: Random, classArgs: {seed: 5, optimize_mode: minimize}}
                 """);
         java.util.Random moments = new java.util.Random(21);
         String id = null;
