@@ -71,6 +71,10 @@ public abstract class MsgDispatcherBase {
     private long slowCallNanos = DispatcherSettings.SLOW_CALL.toNanos();
     private volatile Thread readerThread;
     private Command current;
+    /** Commands the reader has taken off the channel and routed; tasks queued and not yet run. */
+    private long commandsRead;
+    private int tasksOutstanding;
+    private final Object progress = new Object();
 
     /**
      * @param channel     the channel to the manager
@@ -106,6 +110,48 @@ public abstract class MsgDispatcherBase {
     protected final void observe(Duration statsInterval, Duration slowCall) {
         this.statsInterval = statsInterval;
         this.slowCallNanos = slowCall.toNanos();
+    }
+
+    /**
+     * Waits until the first {@code commands} commands of the channel have been handled: read, routed,
+     * and every task they queued (and the tasks those queued) run, with what they sent flushed. For a
+     * manager that posts one command at a time and takes the dispatcher's whole answer before it goes
+     * on, so that a simulated run depends on its seed alone.
+     *
+     * @return false when the dispatcher stopped, or {@code timeout} passed, first
+     */
+    public final boolean awaitHandled(long commands, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (progress) {
+            while (commandsRead < commands || tasksOutstanding > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || finished.getCount() == 0) {
+                    return false;
+                }
+                progress.wait(Math.max(1, Math.min(100, left / 1_000_000)));
+            }
+            return true;
+        }
+    }
+
+    private void commandRead() {
+        synchronized (progress) {
+            commandsRead++;
+            progress.notifyAll();
+        }
+    }
+
+    private void taskQueued() {
+        synchronized (progress) {
+            tasksOutstanding++;
+        }
+    }
+
+    private void taskDone() {
+        synchronized (progress) {
+            tasksOutstanding--;
+            progress.notifyAll();
+        }
     }
 
     /** The handling figures so far: per kind of command, and the queues. */
@@ -220,11 +266,13 @@ public abstract class MsgDispatcherBase {
                     break;
                 }
                 if (command.type() == CommandType.PING) {
+                    commandRead();
                     continue;
                 }
                 current = command;
                 route(command);
                 current = null;
+                commandRead();
                 if (failure.get() != null) {
                     return;
                 }
@@ -290,6 +338,9 @@ public abstract class MsgDispatcherBase {
         }
 
         void add(Task task) {
+            if (task != STOP) {
+                taskQueued();
+            }
             tasks.add(task);
             int size = tasks.size();
             stats.queued(name == Queue.DEFAULT, size);
@@ -324,27 +375,35 @@ public abstract class MsgDispatcherBase {
                     if (task == STOP) {
                         break;
                     }
-                    if (task instanceof Labelled l) {
-                        long start = System.nanoTime();
-                        l.run();
-                        long took = System.nanoTime() - start;
-                        stats.handled(l.label(), took);
-                        if (took > slowCallNanos) {
-                            String payload = l.command().payload();
-                            LOG.warn("{} took {} on the {} worker: {}", l.label(), DispatcherStats.time(took), name.name().toLowerCase(),
-                                    payload.length() > 300 ? payload.substring(0, 300) + "..." : payload);
-                        }
-                    } else {
-                        task.run();
-                    }
-                    if (tasks.isEmpty()) {
-                        channel.flush();
+                    try {
+                        runTask(task);
+                    } finally {
+                        taskDone();
                     }
                 }
             } catch (Throwable t) {
                 recordFailure(t);
             } finally {
                 done.countDown();
+            }
+        }
+
+        private void runTask(Task task) throws Exception {
+            if (task instanceof Labelled l) {
+                long start = System.nanoTime();
+                l.run();
+                long took = System.nanoTime() - start;
+                stats.handled(l.label(), took);
+                if (took > slowCallNanos) {
+                    String payload = l.command().payload();
+                    LOG.warn("{} took {} on the {} worker: {}", l.label(), DispatcherStats.time(took), name.name().toLowerCase(),
+                            payload.length() > 300 ? payload.substring(0, 300) + "..." : payload);
+                }
+            } else {
+                task.run();
+            }
+            if (tasks.isEmpty()) {
+                channel.flush();
             }
         }
     }

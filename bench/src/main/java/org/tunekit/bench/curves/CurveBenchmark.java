@@ -24,7 +24,7 @@ import org.tunekit.sdk.Tuner;
 
 /**
  * The learning-curve benchmark: every configuration runs once per seed through the real dispatcher
- * ({@link CurveManager}); the tuner configurations start a fixed number of trials, the advisors get a
+ * ({@link CurveExperiment}); the tuner configurations start a fixed number of trials, the advisors get a
  * fixed epoch budget (a fraction of what the tuner without early stopping spends). Writes
  * {@code runs.csv}, {@code trials.csv}, {@code summary.md} and {@code regret-vs-epochs.svg}.
  */
@@ -73,8 +73,8 @@ final class CurveBenchmark {
         }
 
         /** What the simulated trials are like. */
-        CurveManager.Simulation simulation() {
-            return new CurveManager.Simulation(pace, includeIntermediateResults, perfectRungs);
+        CurveExperiment.Simulation simulation() {
+            return new CurveExperiment.Simulation(pace, includeIntermediateResults, perfectRungs);
         }
 
         /** The epoch budget of an advisor run. */
@@ -222,19 +222,19 @@ final class CurveBenchmark {
     /** One run; a failure of the algorithm or of the dispatcher is recorded, not thrown. */
     static CurveRun runOne(Config config, CurveSetup setup, long seed, Plugins plugins) throws InterruptedException {
         try {
-            CurveManager.RunTrace trace;
+            CurveExperiment.RunTrace trace;
             if (setup.isAdvisor()) {
                 Map<String, Object> args = new LinkedHashMap<>();
                 args.put("seed", seed);
                 args.putAll(setup.arguments());
                 args.values().removeIf(v -> v == null);
                 Advisor advisor = plugins.advisor(setup.advisor(), args);
-                trace = CurveManager.runAdvisor(advisor, seed,
-                        new CurveManager.Limits(config.concurrency(), 0, config.advisorEpochs()), config.simulation());
+                trace = CurveExperiment.runAdvisor(advisor, seed,
+                        new CurveExperiment.Limits(config.concurrency(), 0, config.advisorEpochs()), config.simulation());
             } else {
                 Tuner tuner = plugins.tuner(config.tuner(), Map.of("optimize_mode", "minimize", "seed", seed));
                 Assessor assessor = setup.assessor() == null ? null : plugins.assessor(setup.assessor(), setup.arguments());
-                trace = CurveManager.runTuner(tuner, assessor, seed, new CurveManager.Limits(config.concurrency(), config.trials(), 0),
+                trace = CurveExperiment.runTuner(tuner, assessor, seed, new CurveExperiment.Limits(config.concurrency(), config.trials(), 0),
                         config.simulation());
             }
             return new CurveRun(setup, seed, trace, null);

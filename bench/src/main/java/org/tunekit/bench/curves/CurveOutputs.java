@@ -54,7 +54,7 @@ final class CurveOutputs {
             if (!r.succeeded()) {
                 continue;
             }
-            for (CurveManager.TrialRecord t : r.trace().trials()) {
+            for (CurveExperiment.TrialRecord t : r.trace().trials()) {
                 Parameters p = t.parameters();
                 CurveSuite.Curve c = CurveSuite.curveOf(p);
                 sb.append(CsvWriters.field(r.setup().label())).append(',').append(r.seed()).append(',').append(t.index()).append(',')

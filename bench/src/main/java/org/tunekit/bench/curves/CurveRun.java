@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param trace   what the run did, or {@code null} when it failed
  * @param failure why it failed, or {@code null}
  */
-record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String failure) {
+record CurveRun(CurveSetup setup, long seed, CurveExperiment.RunTrace trace, String failure) {
 
     boolean succeeded() {
         return trace != null;
@@ -23,10 +23,10 @@ record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String
     }
 
     /** The trial that ran all epochs and succeeded with the best reported final value (ties: the earlier), if any. */
-    Optional<CurveManager.TrialRecord> chosen() {
-        return trace.trials().stream().filter(CurveManager.TrialRecord::completedFully)
-                .min(Comparator.comparingDouble(CurveManager.TrialRecord::lastValue)
-                        .thenComparingInt(CurveManager.TrialRecord::index));
+    Optional<CurveExperiment.TrialRecord> chosen() {
+        return trace.trials().stream().filter(CurveExperiment.TrialRecord::completedFully)
+                .min(Comparator.comparingDouble(CurveExperiment.TrialRecord::lastValue)
+                        .thenComparingInt(CurveExperiment.TrialRecord::index));
     }
 
     /** The true regret of {@link #chosen()}, or NaN when no trial ran all epochs. */
@@ -36,7 +36,7 @@ record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String
 
     /** The best true regret among all trials that ran all epochs (what an oracle picking among them would get), or NaN. */
     double oracleRegret() {
-        return trace.trials().stream().filter(CurveManager.TrialRecord::completedFully)
+        return trace.trials().stream().filter(CurveExperiment.TrialRecord::completedFully)
                 .mapToDouble(t -> CurveSuite.regret(t.parameters())).min().orElse(Double.NaN);
     }
 
@@ -46,8 +46,8 @@ record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String
      * full-length trials so far), or infinity when that never happened.
      */
     double epochsToReach(double target) {
-        CurveManager.TrialRecord chosen = null;
-        for (CurveManager.TrialRecord t : trace.trials()) {
+        CurveExperiment.TrialRecord chosen = null;
+        for (CurveExperiment.TrialRecord t : trace.trials()) {
             if (t.completedFully() && (chosen == null || t.lastValue() < chosen.lastValue())) {
                 chosen = t;
             }
@@ -63,14 +63,14 @@ record CurveRun(CurveSetup setup, long seed, CurveManager.RunTrace trace, String
     }
 
     long completed() {
-        return count(trace.trials(), CurveManager.TrialRecord::completedFully);
+        return count(trace.trials(), CurveExperiment.TrialRecord::completedFully);
     }
 
     long killed() {
-        return count(trace.trials(), CurveManager.TrialRecord::killed);
+        return count(trace.trials(), CurveExperiment.TrialRecord::killed);
     }
 
-    private static long count(List<CurveManager.TrialRecord> trials, java.util.function.Predicate<CurveManager.TrialRecord> p) {
+    private static long count(List<CurveExperiment.TrialRecord> trials, java.util.function.Predicate<CurveExperiment.TrialRecord> p) {
         return trials.stream().filter(p).count();
     }
 }

@@ -13,9 +13,10 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tunekit demo}: runs a simulated experiment with a small built-in manager. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run a simulated experiment end to end, with no external manager: a built-in manager starts the real "
-                + "dispatcher process, talks to it over a pipe, and simulates the trials with a built-in objective "
-                + "(each reports one intermediate result per epoch, so the assessor can stop poor trials early).",
+        description = {"Run a simulated experiment end to end, with no external manager: the manager's loop that 'tunekit run' uses "
+                + "drives the real dispatcher in process and simulates the trials with a built-in objective "
+                + "(each reports one intermediate result per epoch, so the assessor can stop poor trials early). "
+                + "The same seed gives the same run.",
             "Objectives: branin, hartmann6, ackley5, mixed, nested (all minimised)."})
 public final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -97,13 +98,14 @@ public final class DemoCommand implements Callable<Integer> {
         out.printf("Experiment: minimise '%s' with %s%s; %d trials, %d at a time, %d epochs each, seed %d%n", obj.name(), tuner,
                 assessorEntry == null ? "" : " and " + assessor, trials, concurrency, epochs, seed);
         out.flush();
-        var settings = new EmbeddedManager.Settings(obj, tunerEntry, assessorEntry, trials, concurrency, epochs, seed, plugins,
-                verbose ? "info" : "error");
-        EmbeddedManager.Summary s;
+        // the dispatcher runs in this process: its log goes to stderr, quiet unless asked
+        org.tunekit.dispatcher.cli.LoggingSetup.configure(Map.of("NNI_LOG_LEVEL", verbose ? "info" : "error"), "error");
+        var settings = new DemoExperiment.Settings(obj, tunerEntry, assessorEntry, trials, concurrency, epochs, seed, plugins);
+        DemoExperiment.Summary s;
         var progress = System.out;
         try {
-            s = EmbeddedManager.run(settings, progress);
-        } catch (java.io.IOException e) {
+            s = DemoExperiment.run(settings, progress);
+        } catch (RuntimeException e) {
             err.println("tunekit demo: " + e.getMessage());
             return 1;
         }

@@ -27,7 +27,7 @@ class CurveBenchmarkTest {
 
         @Override
         public Assessor assessor(String name, Map<String, Object> arguments) {
-            return new CurveManagerTest.KillAtFirstEpoch();
+            return new CurveExperimentTest.KillAtFirstEpoch();
         }
 
         @Override
@@ -103,12 +103,12 @@ class CurveBenchmarkTest {
         org.tunekit.sdk.Parameters best = org.tunekit.sdk.Parameters.of(Map.of("lr", Math.pow(10, -1.5), "batch_size", 64, "width", 0.7,
                 "schedule", "warmup"));
         int e = CurveSuite.EPOCHS;
-        List<CurveManager.TrialRecord> trials = List.of(
-                new CurveManager.TrialRecord(0, "T0000", 0, poor, e, e, "SUCCEEDED", 0.5, e),
-                new CurveManager.TrialRecord(1, "T0001", 1, best, e, 3, "USER_CANCELED", 0.9, e + 3),
-                new CurveManager.TrialRecord(2, "T0002", 2, best, e, e, "SUCCEEDED", 0.6, 2 * e + 3),
-                new CurveManager.TrialRecord(3, "T0003", 3, best, e, e, "SUCCEEDED", 0.1, 3 * e + 3));
-        CurveRun run = new CurveRun(CurveSetup.preset("none"), 0, new CurveManager.RunTrace(trials, 3 * e + 3, false), null);
+        List<CurveExperiment.TrialRecord> trials = List.of(
+                new CurveExperiment.TrialRecord(0, "T0000", 0, poor, e, e, "SUCCEEDED", 0.5, e),
+                new CurveExperiment.TrialRecord(1, "T0001", 1, best, e, 3, "USER_CANCELED", 0.9, e + 3),
+                new CurveExperiment.TrialRecord(2, "T0002", 2, best, e, e, "SUCCEEDED", 0.6, 2 * e + 3),
+                new CurveExperiment.TrialRecord(3, "T0003", 3, best, e, e, "SUCCEEDED", 0.1, 3 * e + 3));
+        CurveRun run = new CurveRun(CurveSetup.preset("none"), 0, new CurveExperiment.RunTrace(trials, 3 * e + 3, false), null);
         assertThat(run.epochsToReach(1.0)).isEqualTo(e);
         assertThat(run.epochsToReach(0.0)).isEqualTo(3 * e + 3);
         assertThat(run.epochsToReach(-1)).isInfinite();
@@ -120,8 +120,8 @@ class CurveBenchmarkTest {
     /** A run that chose one full-length trial with these parameters. */
     private static CurveRun runChoosing(CurveSetup setup, long seed, org.tunekit.sdk.Parameters p) {
         int e = CurveSuite.EPOCHS;
-        return new CurveRun(setup, seed, new CurveManager.RunTrace(
-                List.of(new CurveManager.TrialRecord(0, "T0000", 0, p, e, e, "SUCCEEDED", 0.5, e)), e, false), null);
+        return new CurveRun(setup, seed, new CurveExperiment.RunTrace(
+                List.of(new CurveExperiment.TrialRecord(0, "T0000", 0, p, e, e, "SUCCEEDED", 0.5, e)), e, false), null);
     }
 
     @Test

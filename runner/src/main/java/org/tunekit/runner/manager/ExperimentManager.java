@@ -106,6 +106,10 @@ public final class ExperimentManager {
     private final SecureRandom ids = new SecureRandom();
     private MsgDispatcherBase dispatcher;
     private Journal journal;
+    private boolean lockStep;
+    private long posted;
+    private boolean stalled;
+    private Thread dispatcherThread;
     private volatile Thread managerThread;
 
     // manager thread only
@@ -144,6 +148,15 @@ public final class ExperimentManager {
         return error;
     }
 
+    /**
+     * True when a run in {@linkplain TrainingService#lockStep lock step} ended because nothing ran,
+     * nothing waited to run, and the dispatcher had handled everything without sending the trials asked
+     * for: nothing could have changed that.
+     */
+    public boolean stalled() {
+        return stalled;
+    }
+
     /** Asks a run in progress to stop its trials and end (from any thread, e.g. a shutdown hook). */
     public void requestStop(String reason) {
         events.add(new StopRequested(reason));
@@ -176,15 +189,19 @@ public final class ExperimentManager {
         MsgDispatcherBase d = dispatcher;
         start = clock.instant();
         deadline = settings.maxExperimentDuration() == null ? null : start.plus(settings.maxExperimentDuration());
-        Thread dispatcherThread = new Thread(() -> events.add(new DispatcherExited(d.run())), "tunekit-dispatcher");
+        dispatcherThread = new Thread(() -> events.add(new DispatcherExited(d.run())), "tunekit-dispatcher");
         dispatcherThread.setDaemon(true);
         Thread pump = new Thread(this::pumpReplies, "tunekit-dispatcher-replies");
         pump.setDaemon(true);
+        lockStep = service.lockStep();
         dispatcherThread.start();
-        pump.start();
+        if (!lockStep) {
+            pump.start();
+        }
         try {
             service.open(new Events());
             channel.post(new Command(CommandType.INITIALIZE, JsonCodec.write(settings.searchSpace())));
+            posted++;
             awaitInitialized();
             if (resume) {
                 resumeTrials();
@@ -246,7 +263,11 @@ public final class ExperimentManager {
 
         @Override
         public void exited(String trialJobId, int exitCode) {
-            events.add(new TrialExited(trialJobId, exitCode));
+            if (onManagerThread()) {
+                handle(new TrialExited(trialJobId, exitCode));
+            } else {
+                events.add(new TrialExited(trialJobId, exitCode));
+            }
         }
     }
 
@@ -261,6 +282,55 @@ public final class ExperimentManager {
                 return;
             }
         }
+    }
+
+    /** Posts a command to the dispatcher; in lock step, handles the dispatcher's whole answer before it returns. */
+    private void post(Command c) {
+        channel.post(c);
+        posted++;
+        if (lockStep && error == null) {
+            settle();
+        }
+    }
+
+    /** Waits until the dispatcher has handled every command posted, then handles what it answered. */
+    private void settle() {
+        boolean handled;
+        try {
+            handled = dispatcher.awaitHandled(posted, DISPATCHER_START_TIMEOUT);
+            if (!handled) {
+                // it stopped (its ER comes as its thread ends) or hangs
+                dispatcherThread.join(DISPATCHER_STOP_TIMEOUT.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Command reply;
+        while ((reply = channel.poll()) != null) {
+            handle(new Reply(reply));
+        }
+        if (!handled && !stopping) {
+            fail(dispatcherThread.isAlive() ? "the dispatcher did not handle a command within " + DISPATCHER_START_TIMEOUT.toSeconds() + " s"
+                    : "the dispatcher stopped");
+        }
+    }
+
+    /** The next event within {@code millis}, or {@code null}; in lock step the dispatcher's replies are read here, not pumped. */
+    private Event next(long millis) throws InterruptedException {
+        if (lockStep) {
+            Command c = channel.poll();
+            if (c != null) {
+                return new Reply(c);
+            }
+            Event e = events.poll();
+            if (e != null || millis == 0) {
+                return e;
+            }
+            c = channel.poll(Math.min(millis, 20));
+            return c == null ? events.poll() : new Reply(c);
+        }
+        return millis == 0 ? events.poll() : events.poll(millis, TimeUnit.MILLISECONDS);
     }
 
     private static void awaitRecorded(CompletableFuture<Void> recorded) {
@@ -282,7 +352,10 @@ public final class ExperimentManager {
     private void awaitInitialized() throws InterruptedException {
         long until = System.nanoTime() + DISPATCHER_START_TIMEOUT.toNanos();
         while (true) {
-            Event e = events.poll(Math.max(1, (until - System.nanoTime()) / 1_000_000), TimeUnit.MILLISECONDS);
+            Event e = next(Math.max(1, (until - System.nanoTime()) / 1_000_000));
+            if (e == null && System.nanoTime() < until) {
+                continue;
+            }
             if (e == null) {
                 throw new ManagerException("the dispatcher did not answer IN within " + DISPATCHER_START_TIMEOUT.toSeconds() + " s");
             }
@@ -361,10 +434,10 @@ public final class ExperimentManager {
             }
         }
         if (!records.isEmpty()) {
-            channel.post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
+            post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
         }
         if (!finished.isEmpty()) {
-            channel.post(new Command(CommandType.IMPORT_DATA, JsonCodec.write(finished)));
+            post(new Command(CommandType.IMPORT_DATA, JsonCodec.write(finished)));
         }
         journal.setStatus("RUNNING", null);
         String summary = "resumed with " + (used - reattached) + " finished trials (" + recovered + " of them ended while the manager was "
@@ -377,11 +450,11 @@ public final class ExperimentManager {
     private void loop() throws InterruptedException {
         while (!finished()) {
             long wait = running.isEmpty() ? 250 : service.pollInterval().toMillis();
-            Event e = wait == 0 ? events.poll() : events.poll(wait, TimeUnit.MILLISECONDS);
+            Event e = next(wait);
             if (e != null) {
                 handle(e);
                 // take everything already queued before deciding what to ask for
-                while ((e = events.poll()) != null) {
+                while ((e = next(0)) != null) {
                     handle(e);
                 }
             }
@@ -389,6 +462,11 @@ public final class ExperimentManager {
             checkTimes();
             schedule();
             listener.tick(this::snapshot);
+            if (lockStep && running.isEmpty() && pending.isEmpty() && requested > 0 && !stopping) {
+                stalled = true;
+                journal.event("stalled", null, "nothing runs and the dispatcher sent no trial for the " + requested + " asked for", clock.instant());
+                return;
+            }
         }
     }
 
@@ -485,7 +563,7 @@ public final class ExperimentManager {
             m.put("type", "REQUEST_PARAMETER");
             m.put("sequence", 0L);
             m.put("parameter_index", (long) (index >= 0 ? index : t.parametersSent));
-            channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(m)));
+            post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(m)));
         }
     }
 
@@ -546,7 +624,7 @@ public final class ExperimentManager {
         Object value = fields.get("value");
         String valueText = value instanceof String s ? s : JsonCodec.write(value);
         journal.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
-        channel.post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
+        post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
         if (data.type() == MetricReport.Type.FINAL) {
             listener.finalResult(t.jobId, data.metric().value());
         } else if (data.type() == MetricReport.Type.PERIODICAL) {
@@ -591,9 +669,10 @@ public final class ExperimentManager {
         journal.trialEnded(jobId, status, t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
         Map<String, Object> end = new LinkedHashMap<>();
         end.put("trial_job_id", jobId);
-        end.put("event", status.name());
+        // as NNI's manager: a trial stopped on the assessor's KI ends USER_CANCELED on the wire (EARLY_STOPPED in the records)
+        end.put("event", status == TrialStatus.EARLY_STOPPED ? TrialStatus.USER_CANCELED.name() : status.name());
         end.put("hyper_params", t.parameterRecord);
-        channel.post(new Command(CommandType.TRIAL_END, JsonCodec.write(end)));
+        post(new Command(CommandType.TRIAL_END, JsonCodec.write(end)));
         if (noMoreTrials) {
             // as NNI's manager: a freed slot is offered to the tuner again, even after it said NO
             requestCredit++;
@@ -608,8 +687,8 @@ public final class ExperimentManager {
             listener.message("maxExperimentDuration reached: stopping the running trials");
             stopAll(TrialStatus.USER_CANCELED, "the experiment reached maxExperimentDuration");
         }
-        for (Trial t : running.values()) {
-            if (t.stopAs != null) {
+        for (Trial t : List.copyOf(running.values())) {
+            if (t.stopAs != null || !running.containsKey(t.jobId)) {
                 continue;
             }
             if (settings.maxTrialDuration() != null && Duration.between(t.started, now).compareTo(settings.maxTrialDuration()) > 0) {
@@ -627,8 +706,8 @@ public final class ExperimentManager {
             journal.event("unused", null, "parameters " + t.parameterId + " not run: " + reason, clock.instant());
         }
         pending.clear();
-        for (Trial t : running.values()) {
-            if (t.stopAs == null) {
+        for (Trial t : List.copyOf(running.values())) {
+            if (t.stopAs == null && running.containsKey(t.jobId)) {
                 stop(t, as, reason);
             }
         }
@@ -677,12 +756,21 @@ public final class ExperimentManager {
         if (noMoreTrials) {
             n = Math.min(n, requestCredit);
         }
-        if (n > 0) {
+        if (n > 0 && lockStep && used > 0) {
+            // one slot at a time, each answer taken before the next request, as NNI's manager asks for freed slots
+            for (long i = 0; i < n && canRequest() && running.size() + pending.size() + requested < settings.trialConcurrency(); i++) {
+                requested++;
+                if (noMoreTrials) {
+                    requestCredit--;
+                }
+                post(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
+            }
+        } else if (n > 0) {
             requested += (int) n;
             if (noMoreTrials) {
                 requestCredit -= (int) n;
             }
-            channel.post(new Command(CommandType.REQUEST_TRIAL_JOBS, Long.toString(n)));
+            post(new Command(CommandType.REQUEST_TRIAL_JOBS, Long.toString(n)));
         }
     }
 
@@ -708,7 +796,20 @@ public final class ExperimentManager {
         listener.trialStarted(t.jobId, t.sequence, parametersOf(t.parameterRecord));
     }
 
+    /** The job id of the trial with this sequence in a lock-step run: "T" and the sequence in base 36, five characters in all. */
+    public static String sequentialJobId(int sequence) {
+        String s = Integer.toString(sequence, 36);
+        return "T" + "0000".substring(Math.min(4, s.length())) + s;
+    }
+
     private String newJobId() {
+        if (lockStep) {
+            // a simulated run's ids depend on nothing but the order of its trials
+            String id = sequentialJobId(nextSequence);
+            if (usedJobIds.add(id)) {
+                return id;
+            }
+        }
         while (true) {
             StringBuilder sb = new StringBuilder(5);
             for (int i = 0; i < 5; i++) {

@@ -72,6 +72,15 @@ public interface TrainingService extends AutoCloseable {
     }
 
     /**
+     * True for trials that only move when the manager polls (simulations): the manager then waits, after
+     * each command it posts, until the dispatcher has handled it and takes its whole answer, so that a run
+     * depends on its seeds alone and not on thread timing.
+     */
+    default boolean lockStep() {
+        return false;
+    }
+
+    /**
      * True when the service sees every request of a trial for its parameters, so that a trial that
      * ended without asking can be told to have not run them.
      */

@@ -18,7 +18,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialEnd;
 import org.tunekit.sdk.space.SearchSpace;
 
-class CurveManagerTest {
+class CurveExperimentTest {
 
     /** Kills every trial at its first value. */
     static final class KillAtFirstEpoch implements Assessor {
@@ -63,60 +63,60 @@ class CurveManagerTest {
         }
     }
 
-    private static CurveManager.Limits trials(int concurrency, int trials) {
-        return new CurveManager.Limits(concurrency, trials, 0);
+    private static CurveExperiment.Limits trials(int concurrency, int trials) {
+        return new CurveExperiment.Limits(concurrency, trials, 0);
     }
 
     @Test
     void withoutAssessorEveryTrialRunsAllEpochs() throws Exception {
-        CurveManager.RunTrace trace = CurveManager.runTuner(new SampleTuner(1), null, 1, trials(3, 10));
-        assertThat(trace.trials()).hasSize(10).allMatch(CurveManager.TrialRecord::completedFully);
+        CurveExperiment.RunTrace trace = CurveExperiment.runTuner(new SampleTuner(1), null, 1, trials(3, 10));
+        assertThat(trace.trials()).hasSize(10).allMatch(CurveExperiment.TrialRecord::completedFully);
         assertThat(trace.epochs()).isEqualTo(10L * CurveSuite.EPOCHS);
-        assertThat(trace.trials()).extracting(CurveManager.TrialRecord::parameterId).doesNotHaveDuplicates();
+        assertThat(trace.trials()).extracting(CurveExperiment.TrialRecord::parameterId).doesNotHaveDuplicates();
         assertThat(trace.stalled()).isFalse();
     }
 
     @Test
     void aKillStopsTheTrialWhichEndsUserCanceled() throws Exception {
-        KillOne assessor = new KillOne(CurveManager.trialJobId(2), 3);
-        CurveManager.RunTrace trace = CurveManager.runTuner(new SampleTuner(2), assessor, 2, trials(2, 5));
-        CurveManager.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
+        KillOne assessor = new KillOne(CurveExperiment.trialJobId(2), 3);
+        CurveExperiment.RunTrace trace = CurveExperiment.runTuner(new SampleTuner(2), assessor, 2, trials(2, 5));
+        CurveExperiment.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
         assertThat(victim.epochs()).isEqualTo(3);
         assertThat(victim.end()).isEqualTo("USER_CANCELED");
         assertThat(victim.killed()).isTrue();
-        assertThat(trace.trials()).filteredOn(t -> t.index() != 2).hasSize(4).allMatch(CurveManager.TrialRecord::completedFully);
+        assertThat(trace.trials()).filteredOn(t -> t.index() != 2).hasSize(4).allMatch(CurveExperiment.TrialRecord::completedFully);
         assertThat(trace.epochs()).isEqualTo(4L * CurveSuite.EPOCHS + 3);
-        assertThat(assessor.ends).containsEntry(CurveManager.trialJobId(2), false).containsEntry(CurveManager.trialJobId(0), true);
+        assertThat(assessor.ends).containsEntry(CurveExperiment.trialJobId(2), false).containsEntry(CurveExperiment.trialJobId(0), true);
     }
 
     @Test
     void stoppedTrialsReachTheTunerOnlyWhenIntermediateResultsAreIncluded() throws Exception {
         SampleTuner without = new SampleTuner(2);
-        CurveManager.runTuner(without, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), CurveManager.Simulation.DEFAULT);
-        assertThat(without.results).hasSize(4).noneMatch(r -> r.trialJobId().equals(CurveManager.trialJobId(2)));
+        CurveExperiment.runTuner(without, new KillOne(CurveExperiment.trialJobId(2), 3), 2, trials(2, 5), CurveExperiment.Simulation.DEFAULT);
+        assertThat(without.results).hasSize(4).noneMatch(r -> r.trialJobId().equals(CurveExperiment.trialJobId(2)));
 
         SampleTuner with = new SampleTuner(2);
-        CurveManager.RunTrace trace = CurveManager.runTuner(with, new KillOne(CurveManager.trialJobId(2), 3), 2, trials(2, 5), new CurveManager.Simulation(SuitePace.LATE_SETTLING, true, false));
+        CurveExperiment.RunTrace trace = CurveExperiment.runTuner(with, new KillOne(CurveExperiment.trialJobId(2), 3), 2, trials(2, 5), new CurveExperiment.Simulation(SuitePace.LATE_SETTLING, true, false));
         assertThat(with.results).hasSize(5);
-        CurveManager.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
-        assertThat(with.results).filteredOn(r -> r.trialJobId().equals(CurveManager.trialJobId(2))).singleElement()
+        CurveExperiment.TrialRecord victim = trace.trials().stream().filter(t -> t.index() == 2).findFirst().orElseThrow();
+        assertThat(with.results).filteredOn(r -> r.trialJobId().equals(CurveExperiment.trialJobId(2))).singleElement()
                 .satisfies(r -> assertThat(r.metric().value()).isEqualTo(victim.lastValue()));
     }
 
     @Test
     void anAssessorKillingEverythingAfterEpochOneSpendsOneEpochPerTrial() throws Exception {
-        CurveManager.RunTrace trace = CurveManager.runTuner(new SampleTuner(3), new KillAtFirstEpoch(), 3, trials(4, 30));
+        CurveExperiment.RunTrace trace = CurveExperiment.runTuner(new SampleTuner(3), new KillAtFirstEpoch(), 3, trials(4, 30));
         assertThat(trace.trials()).hasSize(30).allMatch(t -> t.killed() && t.epochs() == 1);
         assertThat(trace.epochs()).isEqualTo(30);
     }
 
     @Test
     void theSameSeedGivesTheSameRun() throws Exception {
-        CurveManager.RunTrace a = CurveManager.runTuner(new SampleTuner(5), new BestAtEpoch(), 5, trials(4, 25));
-        CurveManager.RunTrace b = CurveManager.runTuner(new SampleTuner(5), new BestAtEpoch(), 5, trials(4, 25));
-        assertThat(a.trials()).anyMatch(CurveManager.TrialRecord::killed).anyMatch(CurveManager.TrialRecord::completedFully);
+        CurveExperiment.RunTrace a = CurveExperiment.runTuner(new SampleTuner(5), new BestAtEpoch(), 5, trials(4, 25));
+        CurveExperiment.RunTrace b = CurveExperiment.runTuner(new SampleTuner(5), new BestAtEpoch(), 5, trials(4, 25));
+        assertThat(a.trials()).anyMatch(CurveExperiment.TrialRecord::killed).anyMatch(CurveExperiment.TrialRecord::completedFully);
         assertThat(b).isEqualTo(a);
-        CurveManager.RunTrace c = CurveManager.runTuner(new SampleTuner(6), new BestAtEpoch(), 6, trials(4, 25));
+        CurveExperiment.RunTrace c = CurveExperiment.runTuner(new SampleTuner(6), new BestAtEpoch(), 6, trials(4, 25));
         assertThat(c).isNotEqualTo(a);
     }
 
@@ -158,7 +158,7 @@ class CurveManagerTest {
             if (report.type() == MetricReport.Type.FINAL) {
                 finals.put(report.trialJobId(), report.metric().value());
             }
-            if (report.trialJobId().equals(CurveManager.trialJobId(1)) && report.sequence() == 1) {
+            if (report.trialJobId().equals(CurveExperiment.trialJobId(1)) && report.sequence() == 1) {
                 context.killTrial(report.trialJobId());
             }
         }
@@ -172,30 +172,30 @@ class CurveManagerTest {
     @Test
     void advisorTrialsRunTheirBudgetUntilTheEpochBudgetIsSpent() throws Exception {
         BudgetAdvisor advisor = new BudgetAdvisor(4);
-        CurveManager.RunTrace trace = CurveManager.runAdvisor(advisor, 1, new CurveManager.Limits(2, 0, 30));
+        CurveExperiment.RunTrace trace = CurveExperiment.runAdvisor(advisor, 1, new CurveExperiment.Limits(2, 0, 30));
         assertThat(trace.epochs()).isEqualTo(30);
-        CurveManager.TrialRecord killed = trace.trials().stream().filter(t -> t.index() == 1).findFirst().orElseThrow();
+        CurveExperiment.TrialRecord killed = trace.trials().stream().filter(t -> t.index() == 1).findFirst().orElseThrow();
         assertThat(killed.epochs()).isEqualTo(2);
         assertThat(killed.killed()).isTrue();
         assertThat(trace.trials()).filteredOn(t -> "SUCCEEDED".equals(t.end())).allMatch(t -> t.epochs() == 4 && t.budget() == 4)
-                .noneMatch(CurveManager.TrialRecord::completedFully);
-        assertThat(advisor.calls).contains("EN " + CurveManager.trialJobId(1) + " USER_CANCELED", "FINAL " + CurveManager.trialJobId(0));
-        assertThat(trace.trials().stream().mapToInt(CurveManager.TrialRecord::epochs).sum()).isEqualTo(30);
+                .noneMatch(CurveExperiment.TrialRecord::completedFully);
+        assertThat(advisor.calls).contains("EN " + CurveExperiment.trialJobId(1) + " USER_CANCELED", "FINAL " + CurveExperiment.trialJobId(0));
+        assertThat(trace.trials().stream().mapToInt(CurveExperiment.TrialRecord::epochs).sum()).isEqualTo(30);
     }
 
     @Test
     void withPerfectRungsAPartialTrialReportsItsTrueFinalValue() throws Exception {
         for (SuitePace pace : SuitePace.values()) {
             BudgetAdvisor observed = new BudgetAdvisor(4);
-            CurveManager.RunTrace plain = CurveManager.runAdvisor(observed, 3, new CurveManager.Limits(2, 0, 40),
-                    new CurveManager.Simulation(pace, false, false));
+            CurveExperiment.RunTrace plain = CurveExperiment.runAdvisor(observed, 3, new CurveExperiment.Limits(2, 0, 40),
+                    new CurveExperiment.Simulation(pace, false, false));
             BudgetAdvisor perfect = new BudgetAdvisor(4);
-            CurveManager.RunTrace known = CurveManager.runAdvisor(perfect, 3, new CurveManager.Limits(2, 0, 40),
-                    new CurveManager.Simulation(pace, false, true));
+            CurveExperiment.RunTrace known = CurveExperiment.runAdvisor(perfect, 3, new CurveExperiment.Limits(2, 0, 40),
+                    new CurveExperiment.Simulation(pace, false, true));
             assertThat(known.trials()).as("the same trials run").isEqualTo(plain.trials());
-            List<CurveManager.TrialRecord> succeeded = plain.trials().stream().filter(t -> "SUCCEEDED".equals(t.end())).toList();
+            List<CurveExperiment.TrialRecord> succeeded = plain.trials().stream().filter(t -> "SUCCEEDED".equals(t.end())).toList();
             assertThat(succeeded).isNotEmpty();
-            for (CurveManager.TrialRecord t : succeeded) {
+            for (CurveExperiment.TrialRecord t : succeeded) {
                 CurveSuite.Curve curve = CurveSuite.curveOf(t.parameters(), pace);
                 assertThat(observed.finals.get(t.trialJobId())).as("observed at its budget").isEqualTo(curve.observed(3, t.index(), 4))
                         .isEqualTo(t.lastValue());
@@ -209,7 +209,7 @@ class CurveManagerTest {
         Assessor broken = (id, history) -> {
             throw new IllegalStateException("broken on purpose");
         };
-        assertThatThrownBy(() -> CurveManager.runTuner(new SampleTuner(1), broken, 1, trials(2, 3)))
+        assertThatThrownBy(() -> CurveExperiment.runTuner(new SampleTuner(1), broken, 1, trials(2, 3)))
                 .isInstanceOf(IllegalStateException.class);
     }
 }
