@@ -624,12 +624,12 @@ public final class ExperimentManager {
         Object value = fields.get("value");
         String valueText = value instanceof String s ? s : JsonCodec.write(value);
         journal.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
-        post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
         if (data.type() == MetricReport.Type.FINAL) {
             listener.finalResult(t.jobId, data.metric().value());
         } else if (data.type() == MetricReport.Type.PERIODICAL) {
             listener.intermediateResult(t.jobId, data.metric().value());
         }
+        post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
         return null;
     }
 
@@ -741,12 +741,21 @@ public final class ExperimentManager {
     }
 
     private void schedule() {
-        if (stopping) {
-            return;
+        startPending();
+        requestTrials();
+        if (lockStep) {
+            // the answers are in: the new trials start before the running ones take their next step
+            startPending();
         }
+    }
+
+    private void startPending() {
         while (running.size() < settings.trialConcurrency() && !pending.isEmpty() && !stopping && service.canStart()) {
             startTrial(pending.poll());
         }
+    }
+
+    private void requestTrials() {
         if (stopping || !canRequest()) {
             return;
         }
