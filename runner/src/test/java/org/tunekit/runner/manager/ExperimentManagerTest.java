@@ -1,0 +1,238 @@
+package org.tunekit.runner.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.tunekit.dispatcher.DispatcherSettings;
+import org.tunekit.dispatcher.Dispatchers;
+import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
+import org.tunekit.dispatcher.plugin.ExperimentConfig;
+import org.tunekit.runner.results.TrialStatus;
+
+/** The manager's loop over services that are not processes: simulated trials, and trials that outlive the manager. */
+class ExperimentManagerTest {
+    private static final Map<String, Object> SPACE = Map.of("x", Map.of("_type", "uniform", "_value", List.of(0.0, 1.0)));
+
+    /** A journal in memory that a second manager can continue from. */
+    static final class MemoryJournal implements Journal {
+        final Map<String, StoredTrial> trials = new LinkedHashMap<>();
+        final List<String> events = new ArrayList<>();
+        String status;
+
+        @Override
+        public String id() {
+            return "memory";
+        }
+
+        @Override
+        public void trialStarted(int sequence, String jobId, long parameterId, String record, Instant at) {
+            trials.put(jobId, new StoredTrial(sequence, jobId, parameterId, record, TrialStatus.RUNNING, null, null, null, null, at));
+        }
+
+        @Override
+        public void trialPlaced(String jobId, Placement placement) {
+            StoredTrial t = trials.get(jobId);
+            trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), t.status(), t.finalMetric(),
+                    t.finalValue(), placement.handle(), placement.gpus(), t.started()));
+        }
+
+        @Override
+        public void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
+            if ("FINAL".equals(type)) {
+                StoredTrial t = trials.get(jobId);
+                trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), t.status(), valueText, number,
+                        t.handle(), t.gpus(), t.started()));
+            }
+        }
+
+        @Override
+        public void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
+            StoredTrial t = trials.get(jobId);
+            trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), status, t.finalMetric(),
+                    t.finalValue(), t.handle(), t.gpus(), t.started()));
+        }
+
+        @Override
+        public void event(String kind, String jobId, String text, Instant at) {
+            events.add(kind + (jobId == null ? "" : " " + jobId) + ": " + text);
+        }
+
+        @Override
+        public List<StoredTrial> trials() {
+            return List.copyOf(trials.values());
+        }
+
+        @Override
+        public void setStatus(String status, Instant ended) {
+            this.status = status;
+        }
+    }
+
+    /**
+     * Trials that report their parameter x as the final result on the poll after they start; the ones
+     * whose handle is "alive" are still running when a later manager reattaches, and end on its first poll.
+     */
+    static final class RemoteLikeService implements TrainingService {
+        final List<String> started = new ArrayList<>();
+        final List<String> reattached = new ArrayList<>();
+        final Map<String, String> running = new LinkedHashMap<>();
+        TrialEvents events;
+
+        @Override
+        public String describe() {
+            return "on a test service";
+        }
+
+        @Override
+        public void open(TrialEvents events) {
+            this.events = events;
+        }
+
+        @Override
+        public Placement start(TrialLaunch trial) {
+            started.add(trial.trialJobId());
+            running.put(trial.trialJobId(), trial.parameterRecord());
+            return new Placement("job-" + trial.trialJobId(), "node1", List.of());
+        }
+
+        @Override
+        public void sendParameters(String trialJobId, String parameterRecord, int index, boolean byFile) {}
+
+        @Override
+        public void stop(String trialJobId, Duration grace) {
+            if (running.remove(trialJobId) != null) {
+                events.exited(trialJobId, 130);
+            }
+        }
+
+        @Override
+        public void poll() {
+            for (Map.Entry<String, String> e : List.copyOf(running.entrySet())) {
+                double x = ((Number) ExperimentManager.parametersOf(e.getValue()).get("x")).doubleValue();
+                events.metric(e.getKey(), "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"" + x + "\"}", false);
+                running.remove(e.getKey());
+                events.exited(e.getKey(), 0);
+            }
+        }
+
+        @Override
+        public Reattached reattach(StoredTrial trial) {
+            if ("alive".equals(trial.handle())) {
+                reattached.add(trial.trialJobId());
+                running.put(trial.trialJobId(), trial.parameterRecord());
+                return new Reattached(true, "still running as " + trial.handle());
+            }
+            return Reattached.GONE;
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    private static ExperimentManager manager(TrainingService service, int concurrency, long trials) {
+        ManagerSettings settings = new ManagerSettings(SPACE, concurrency, trials, null, null, null, Duration.ZERO);
+        Map<String, Object> tuner = Map.of("name", "Random", "classArgs", Map.of("seed", 4, "optimize_mode", "minimize"));
+        return new ExperimentManager(settings, service, channel -> Dispatchers.create(channel, ExperimentConfig.fromConfig(Map.of("tuner", tuner)),
+                AlgorithmCatalog.discover(List.of()), new DispatcherSettings(false, null, false, Duration.ofSeconds(20))),
+                ManagerListener.SILENT, Clock.systemUTC());
+    }
+
+    private static String record(long id, double x) {
+        return "{\"parameter_id\": " + id + ", \"parameter_source\": \"algorithm\", \"parameters\": {\"x\": " + x + "}, \"parameter_index\": 0}";
+    }
+
+    @Test
+    void aResumedManagerTakesBackRunningTrialsKeepsStoredResultsAndRunsOnlyLostParametersAgain() throws Exception {
+        MemoryJournal journal = new MemoryJournal();
+        Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
+        journal.trialStarted(0, "done0", 0, record(0, 0.5), t0);
+        journal.metric("done0", 0L, "FINAL", 0, "0.5", 0.5, t0);
+        journal.trialEnded("done0", TrialStatus.SUCCEEDED, 0, null, t0);
+        // ran on: reattached, its result still to come
+        journal.trialStarted(1, "alive1", 1, record(1, 0.25), t0);
+        journal.trialPlaced("alive1", new Placement("alive", "node1", List.of()));
+        // its result was stored before the manager stopped: not run again
+        journal.trialStarted(2, "final2", 2, record(2, 0.125), t0);
+        journal.trialPlaced("final2", new Placement("gone", "node1", List.of()));
+        journal.metric("final2", 2L, "FINAL", 0, "0.125", 0.125, t0);
+        // gone without a result: its parameters run again
+        journal.trialStarted(3, "lost3", 3, record(3, 0.75), t0);
+        journal.trialPlaced("lost3", new Placement("gone", "node1", List.of()));
+
+        RemoteLikeService service = new RemoteLikeService();
+        ExperimentManager m = manager(service, 2, 6);
+        m.prepare();
+        assertThat(m.run(journal, true)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        assertThat(service.reattached).containsExactly("alive1");
+        Map<String, StoredTrial> t = journal.trials;
+        assertThat(t.get("alive1").status()).isEqualTo(TrialStatus.SUCCEEDED);
+        assertThat(t.get("alive1").finalValue()).isEqualTo(0.25);
+        assertThat(t.get("final2").status()).isEqualTo(TrialStatus.SUCCEEDED);
+        assertThat(t.get("lost3").status()).isEqualTo(TrialStatus.LOST);
+        // 6 trials in all: 3 before (done0, alive1, final2), the lost parameters again, and 2 new ones
+        List<StoredTrial> counted = t.values().stream().filter(s -> s.status() != TrialStatus.LOST).toList();
+        assertThat(counted).hasSize(6).allMatch(s -> s.status() == TrialStatus.SUCCEEDED);
+        assertThat(counted).extracting(StoredTrial::parameterId).doesNotHaveDuplicates().contains(3L);
+        assertThat(service.started).hasSize(3).doesNotContain("alive1", "final2");
+        assertThat(counted).filteredOn(s -> s.parameterId() == 3).singleElement().extracting(StoredTrial::handle).asString().startsWith("job-");
+    }
+
+    @Test
+    void simulatedTrialsInLockStepGiveTheSameRunForTheSameSeeds() throws Exception {
+        List<List<String>> runs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
+                final java.util.SplittableRandom noise = new java.util.SplittableRandom(launch.sequence());
+
+                @Override
+                public int epochs() {
+                    return 5;
+                }
+
+                @Override
+                public double valueAt(int epoch) {
+                    return p.getDouble("x") + noise.nextDouble() / epoch;
+                }
+            }, 0);
+            MemoryJournal journal = new MemoryJournal();
+            ExperimentManager m = manager(trials, 3, 10);
+            m.prepare();
+            assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+            assertThat(trials.ended()).hasSize(10).allMatch(e -> e.end() == SimulatedTrials.End.COMPLETED && e.epochs() == 5);
+            assertThat(trials.epochs()).isEqualTo(50);
+            runs.add(trials.ended().stream().map(e -> e.launch().trialJobId() + " " + e.parameters().values() + " " + e.lastValue()).toList());
+        }
+        assertThat(runs.get(1)).isEqualTo(runs.get(0));
+        assertThat(runs.get(0).get(0)).startsWith("T0000 ");
+    }
+
+    @Test
+    void anEpochBudgetEndsTheRunAndCutsTheRunningTrials() throws Exception {
+        SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
+            @Override
+            public int epochs() {
+                return 10;
+            }
+
+            @Override
+            public double valueAt(int epoch) {
+                return 1.0 / epoch;
+            }
+        }, 25);
+        ExperimentManager m = manager(trials, 2, 0);
+        trials.onBudgetSpent(() -> m.requestStop("the epoch budget is spent"));
+        m.prepare();
+        m.run(new MemoryJournal(), false);
+        assertThat(trials.epochs()).isEqualTo(25);
+        assertThat(trials.ended()).extracting(SimulatedTrials.Ended::end).containsOnly(SimulatedTrials.End.COMPLETED, SimulatedTrials.End.BUDGET_SPENT);
+        assertThat(trials.ended().stream().mapToInt(SimulatedTrials.Ended::epochs).sum()).isEqualTo(25);
+    }
+}
