@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Writes JSON as Python's {@code json.dumps} does with its defaults: {@code ", "} between items,
- * {@code ": "} after keys, non-ASCII characters as {@code \\uXXXX}. Values are {@link Map}s (in their
+ * {@code ": "} after keys, characters outside printable ASCII as six-character Unicode escapes. Values are {@link Map}s (in their
  * iteration order), {@link List}s, {@link String}s, {@link Long}/{@link Integer}s, {@link Boolean}s
  * and {@link Fraction}s.
  */
