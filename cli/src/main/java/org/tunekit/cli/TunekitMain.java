@@ -10,6 +10,8 @@ import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.bench.runner.BenchRunnerCommand;
 import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.ListCommand;
+import org.tunekit.gpus.CollectGpuInfo;
+import org.tunekit.gpus.NvidiaSmi;
 import org.tunekit.katib.KatibCommand;
 import org.tunekit.nni.NniCommand;
 import org.tunekit.runner.ResultsCommand;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Command;
  * The {@code tunekit} command. Besides its sub-commands it answers the calls an NNI manager makes to
  * its Python interpreter, so that {@code tunekit} can stand in for it: {@code -m nni --exp_params B64}
  * runs a dispatcher, {@code -m nni.tools.nni_manager_scripts.collect_version_info} and
- * {@code ...collect_gpu_info} print one JSON line, and {@code -c CODE} fails at once.
+ * {@code ...collect_gpu_info [--detail]} print one JSON line (the latter this machine's GPUs, found with
+ * the {@code nvidia-smi} on {@code PATH}), and {@code -c CODE} fails at once.
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
@@ -34,10 +37,15 @@ public final class TunekitMain implements Runnable {
         System.exit(execute(args, System.out, System.err));
     }
 
-    /** Runs the command line and returns its exit status. */
+    /** Runs the command line and returns its exit status; GPUs are looked for with the {@code nvidia-smi} on {@code PATH}. */
     static int execute(String[] args, PrintStream out, PrintStream err) {
+        return execute(args, out, err, NvidiaSmi.onProcessPath());
+    }
+
+    /** Runs the command line and returns its exit status; GPUs are looked for with {@code nvidiaSmi}. */
+    static int execute(String[] args, PrintStream out, PrintStream err, NvidiaSmi nvidiaSmi) {
         if (args.length >= 1 && args[0].equals("-m")) {
-            return pythonModule(args, out, err);
+            return pythonModule(args, out, err, nvidiaSmi);
         }
         if (args.length >= 1 && args[0].equals("-c")) {
             err.println("tunekit: '-c' runs Python code, which tunekit cannot do");
@@ -49,7 +57,7 @@ public final class TunekitMain implements Runnable {
         return cl.execute(args);
     }
 
-    private static int pythonModule(String[] args, PrintStream out, PrintStream err) {
+    private static int pythonModule(String[] args, PrintStream out, PrintStream err, NvidiaSmi nvidiaSmi) {
         if (args.length < 2) {
             err.println("tunekit: -m needs a module name");
             return 2;
@@ -60,7 +68,7 @@ public final class TunekitMain implements Runnable {
             String[] dispatch = new String[rest.length + 1];
             dispatch[0] = "dispatch";
             System.arraycopy(rest, 0, dispatch, 1, rest.length);
-            return execute(dispatch, out, err);
+            return execute(dispatch, out, err, nvidiaSmi);
         }
         if (module.endsWith("collect_version_info")) {
             out.println("{\"nniVersion\": \"tunekit-" + VERSION + "\", \"pythonVersion\": null, \"javaVersion\": \""
@@ -68,7 +76,8 @@ public final class TunekitMain implements Runnable {
             return 0;
         }
         if (module.endsWith("collect_gpu_info")) {
-            out.println("{\"gpuNumber\": 0, \"gpus\": [], \"processes\": [], \"success\": true}");
+            // Like NNI's script: status 0 whatever nvidia-smi did; a failure is in the JSON.
+            out.println(CollectGpuInfo.collect(nvidiaSmi, Arrays.asList(rest).contains("--detail")));
             return 0;
         }
         err.println("tunekit: no module named " + module);
