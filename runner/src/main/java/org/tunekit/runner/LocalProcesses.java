@@ -20,7 +20,9 @@ import org.tunekit.runner.manager.TrialLaunch;
  * NNI's local training service: each trial a process on this machine ({@link TrialProcess}), in its
  * own folder {@code trials/JOBID} of the experiment, talking over NNI's trial channels — NNI 3's HTTP
  * channel ({@link HttpTrialChannel}) and NNI 2.x's files ({@code parameter.cfg}, {@code .nni/metrics}),
- * as {@link LocalRunner.TrialChannels} says. The handle kept for a trial is its process id: a process
+ * as {@link LocalRunner.TrialChannels} says. When the experiment sets {@code trialGpuNumber}, a trial
+ * waits for its GPUs ({@link LocalGpus}) and sees only them ({@code CUDA_VISIBLE_DEVICES}, empty for
+ * none). The handle kept for a trial is its process id: a process
  * that outlived a killed runner cannot be talked to again (its channel died with the runner), so a
  * resumed run ends it.
  */
@@ -28,6 +30,7 @@ final class LocalProcesses implements TrainingService {
     private final ExperimentSpec spec;
     private final Path directory;
     private final LocalRunner.Options options;
+    private final LocalGpus gpus;
     private final Map<String, Running> running = new LinkedHashMap<>();
     private TrialEvents events;
     private HttpTrialChannel channel;
@@ -43,10 +46,24 @@ final class LocalProcesses implements TrainingService {
         }
     }
 
-    LocalProcesses(ExperimentSpec spec, Path directory, LocalRunner.Options options) {
+    /** @param gpus this machine's GPUs for the trials, or {@code null} when GPUs are not scheduled */
+    LocalProcesses(ExperimentSpec spec, Path directory, LocalRunner.Options options, LocalGpus gpus) {
         this.spec = spec;
         this.directory = directory;
         this.options = options;
+        this.gpus = gpus;
+    }
+
+    @Override
+    public void check() {
+        if (gpus != null) {
+            gpus.check();
+        }
+    }
+
+    @Override
+    public boolean canStart() {
+        return gpus == null || gpus.free(running.values().stream().flatMap(r -> r.process.pids()).collect(java.util.stream.Collectors.toSet()));
     }
 
     @Override
@@ -86,6 +103,10 @@ final class LocalProcesses implements TrainingService {
         if (options.sdkJar() != null) {
             env.put("TUNEKIT_SDK_JAR", options.sdkJar().toString());
         }
+        org.tunekit.gpus.GpuAllocation allocation = gpus == null ? null : gpus.allocate(t.trialJobId());
+        if (allocation != null) {
+            env.put("CUDA_VISIBLE_DEVICES", allocation.cudaVisibleDevices());
+        }
         MetricsFileReader metrics = null;
         TrialProcess process;
         try {
@@ -97,12 +118,15 @@ final class LocalProcesses implements TrainingService {
             process = TrialProcess.start(spec.trialCommand(), spec.trialCodeDirectory(), dir, env);
         } catch (IOException e) {
             channel.close(t.trialJobId());
+            if (gpus != null) {
+                gpus.release(t.trialJobId());
+            }
             throw e;
         }
         running.put(t.trialJobId(), new Running(process, metrics));
         String jobId = t.trialJobId();
         process.onExit().thenAccept(code -> events.exited(jobId, code));
-        return new Placement(Long.toString(process.pid()), null, null);
+        return new Placement(Long.toString(process.pid()), null, allocation == null ? null : allocation.gpuIndices());
     }
 
     @Override
@@ -144,6 +168,9 @@ final class LocalProcesses implements TrainingService {
         Running r = running.remove(trialJobId);
         if (r == null) {
             return;
+        }
+        if (gpus != null) {
+            gpus.release(trialJobId);
         }
         if (r.metricsFile != null) {
             readMetricsFile(trialJobId, r.metricsFile, true);

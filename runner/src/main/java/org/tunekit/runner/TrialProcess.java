@@ -57,6 +57,11 @@ final class TrialProcess {
         return process.pid();
     }
 
+    /** The ids of the process and of its descendants now. */
+    java.util.stream.Stream<Long> pids() {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(process.pid()), process.descendants().map(ProcessHandle::pid));
+    }
+
     /** Completes with the exit status when the process ends (128 + the signal when a signal ended it). */
     CompletableFuture<Integer> onExit() {
         return process.onExit().thenApply(Process::exitValue);
