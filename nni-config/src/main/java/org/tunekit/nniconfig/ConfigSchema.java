@@ -1,4 +1,4 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -16,9 +16,9 @@ import java.util.Set;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.tunekit.nni.ConfigSchema.Field;
-import org.tunekit.nni.ConfigSchema.Kind;
-import org.tunekit.nni.ConfigSchema.Schema;
+import org.tunekit.nniconfig.ConfigSchema.Field;
+import org.tunekit.nniconfig.ConfigSchema.Kind;
+import org.tunekit.nniconfig.ConfigSchema.Schema;
 
 /**
  * An NNI v2 experiment config made into the JSON that {@code nnictl create} posts to the manager's
