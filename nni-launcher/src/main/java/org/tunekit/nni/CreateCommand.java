@@ -58,6 +58,12 @@ public final class CreateCommand implements Callable<Integer> {
             err.println("tunekit nni create: " + config + ": " + e.getMessage());
             return 1;
         }
+        if ("fatal".equals(cfg.logLevel())) {
+            // NNI's config classes accept it; the manager started with it does not
+            err.println("tunekit nni create: " + config + ": logLevel: 'fatal' passes NNI's config check, but NNI's manager refuses it "
+                    + "(its levels are critical, error, warning, info, debug, trace): use 'error'");
+            return 1;
+        }
         for (String w : cfg.warnings()) {
             err.println("WARNING: " + w);
         }
