@@ -124,7 +124,7 @@ public final class NniConfig {
      */
     public static Result convert(Map<?, ?> config, Path base, String home) {
         for (Object k : config.keySet()) {
-            if (V1_KEYS.contains(k)) {
+            if (k instanceof String key && V1_KEYS.contains(key)) { // (Set.of refuses to look up a null key: YAML allows one)
                 throw new ConfigException(String.valueOf(k), "a key of NNI's v1 config format, which Tunekit does not read "
                         + "(nnictl converts it); write the v2 format: trialCommand, trialCodeDirectory, trialConcurrency, searchSpace or "
                         + "searchSpaceFile, tuner, trainingService: {platform: local} "

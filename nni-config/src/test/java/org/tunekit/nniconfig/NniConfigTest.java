@@ -391,6 +391,12 @@ class NniConfigTest {
     }
 
     @Test
+    void aKeyThatIsNotAStringIsRefused() {
+        assertRefused(GOOD_REST + "? \n: 1\n", "keys must be strings, got null");
+        assertRefused(GOOD_REST + "1: 1\n", "keys must be strings, got 1 (an integer)");
+    }
+
+    @Test
     void yamlErrorsSayWhere() {
         assertThatThrownBy(() -> convert("trialCommand: t\ntuner: {name: TPE\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("is not valid YAML").hasMessageContaining("line");
