@@ -90,6 +90,58 @@ class RunnerIT {
     }
 
     @Test
+    void aSnakeCaseConfigRunsAsNniReadsIt() throws Exception {
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        Files.writeString(code.resolve("t.sh"), """
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"1\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                """);
+        Path config = tmp.resolve("config.yml");
+        Files.writeString(config, """
+                experiment_name: snake
+                search_space: {x: {_type: uniform, _value: [0, 1]}}
+                trial_command: sh t.sh
+                trial_code_directory: code
+                trial_concurrency: 2
+                max_trial_number: 3
+                max_trial_duration: 1m
+                tuner: {name: Random, class_args: {seed: 1}}
+                training_service: {platform: local, use_active_gpu: false}
+                """);
+        Run r = tunekit(List.of("run", config.toString()), Map.of());
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        assertThat(r.err()).doesNotContain("tunekit run: warning");
+        assertThat(r.out()).contains("(snake)").contains("3 trials, 2 at a time");
+        Path db = tmp.resolve("experiments").resolve(experimentId(r.out())).resolve("experiment.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED'")).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aRemoteConfigIsRefusedByTunekitRunAfterBeingReadInFull() throws Exception {
+        Path config = tmp.resolve("remote.yml");
+        Files.writeString(config, """
+                search_space: {x: {_type: uniform, _value: [0, 1]}}
+                trial_command: exit 0
+                trial_concurrency: 1
+                tuner: {name: Random}
+                training_service:
+                  platform: remote
+                  machine_list: [{host: 10.0.0.2, user: bob, password: pw}]
+                """);
+        Run r = tunekit(List.of("run", config.toString()), Map.of());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("tunekit run: trainingService.platform: 'remote' is a valid config, but tunekit run does not "
+                + "run trials on remote machines yet");
+        assertThat(tmp.resolve("experiments")).doesNotExist();
+    }
+
+    @Test
     void aRunnerKilledWithSigkillResumesWithoutLosingOrRepeatingAnything() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
         // a trial on NNI 2.x's file channel (no curl needed): reads parameter.cfg, appends one frame

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.tunekit.nniconfig.ConfigException;
+import org.tunekit.nniconfig.NniConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,6 +56,12 @@ public final class CreateCommand implements Callable<Integer> {
             cfg = NniConfig.load(config, home);
         } catch (ConfigException e) {
             err.println("tunekit nni create: " + config + ": " + e.getMessage());
+            return 1;
+        }
+        if ("fatal".equals(cfg.logLevel())) {
+            // NNI's config classes accept it; the manager started with it does not
+            err.println("tunekit nni create: " + config + ": logLevel: 'fatal' passes NNI's config check, but NNI's manager refuses it "
+                    + "(its levels are critical, error, warning, info, debug, trace): use 'error'");
             return 1;
         }
         for (String w : cfg.warnings()) {

@@ -5,4 +5,8 @@ final class ConfigException extends RuntimeException {
     ConfigException(String message) {
         super(message);
     }
+
+    ConfigException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.Load;
@@ -21,49 +20,51 @@ import org.tunekit.dispatcher.plugin.AlgorithmSpec;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
 import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.nniconfig.NniConfig;
 import org.tunekit.sdk.JsonValues;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
  * An NNI v2 experiment config for the local runner, read from YAML or JSON and checked before
- * anything starts. Relative paths resolve against the config file's folder, as NNI does. A bad value
- * is refused with a {@link ConfigException} naming its path ({@code tuner.classArgs}, {@code
- * searchSpace.lr}); keys that matter only to other training services are kept as warnings.
+ * anything starts. The config is read by NNI 3's rules, as {@code tunekit nni create} reads it
+ * ({@link NniConfig}: keys match ignoring case and underscores, NNI's defaults, paths relative to the
+ * config file's folder, the top-level shortcuts copied into the training service, every value checked);
+ * a bad value is refused with a {@link ConfigException} naming its path ({@code trainingService.gpuIndices[1]},
+ * {@code searchSpace.lr}), by its camelCase name whatever spelling the config used. What is particular to
+ * running here comes after: the training service must be {@code local} (a config without one runs
+ * locally), the search space must be one Tunekit's tuners read, and keys that matter only to NNI's
+ * manager are kept as warnings.
  *
  * @param configFile           the file it was read from, or {@code null} when it came from a stored copy
  * @param name                 {@code experimentName}, or {@code null}
  * @param searchSpace          the search space's definition (plain JSON values), already validated
- * @param trialCommand         {@code trialCommand}
- * @param trialCodeDirectory   {@code trialCodeDirectory}, absolute
+ * @param trialCommand         the local training service's {@code trialCommand}
+ * @param trialCodeDirectory   the local training service's {@code trialCodeDirectory}, absolute
  * @param trialConcurrency     {@code trialConcurrency}
  * @param maxTrialNumber       {@code maxTrialNumber}, or 0 for no limit
  * @param maxExperimentDuration {@code maxExperimentDuration}, or {@code null}
  * @param maxTrialDuration     {@code maxTrialDuration}, or {@code null}
- * @param algorithms           the {@code tuner}, {@code assessor} and {@code advisor} entries as given (paths made absolute)
- * @param workingDirectory     {@code experimentWorkingDirectory}, absolute, or {@code null} for the default
- * @param logLevel             {@code logLevel}, or {@code null}
+ * @param algorithms           the {@code tuner}, {@code assessor} and {@code advisor} entries (paths absolute); an
+ *                             {@code advisor} stays under its own key, where NNI would move it to {@code tuner}
+ * @param workingDirectory     {@code experimentWorkingDirectory}, absolute, or {@code null} when the config does not set it
+ *                             (tunekit run's own default then, not NNI's {@code ~/nni-experiments})
+ * @param logLevel             {@code logLevel} after NNI's default ({@code debug} with {@code debug: true}, else {@code info})
  * @param maximize             true unless the tuner's (or advisor's) {@code optimize_mode} is {@code minimize} (without one: unless
  *                             the objective on the {@code default} key, else the first objective, is minimised)
  * @param warnings             what was accepted but is ignored here
+ * @param gpus                 the local training service's GPU settings
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
                       int trialConcurrency, long maxTrialNumber, Duration maxExperimentDuration, Duration maxTrialDuration,
-                      Map<String, Object> algorithms, Path workingDirectory, String logLevel, boolean maximize, List<String> warnings) {
+                      Map<String, Object> algorithms, Path workingDirectory, String logLevel, boolean maximize, List<String> warnings,
+                      GpuSettings gpus) {
 
-    /** Keys of NNI's v2 experiment config that the local runner acts on. */
-    private static final Set<String> USED = Set.of("experimentName", "searchSpace", "searchSpaceFile", "trialCommand",
-            "trialCodeDirectory", "trialConcurrency", "maxTrialNumber", "maxExperimentDuration", "maxTrialDuration", "tuner",
-            "assessor", "advisor", "experimentWorkingDirectory", "trainingService", "logLevel");
-    /** Keys of NNI's v2 config that only matter to other training services, or to NNI's own manager. */
-    private static final Set<String> IGNORED = Set.of("trialGpuNumber", "nniManagerIp", "debug", "tunerGpuIndices", "sharedStorage",
-            "experimentType", "useAnnotation");
-    /** Keys of a local training service entry. */
-    private static final Set<String> LOCAL_KEYS = Set.of("platform", "useActiveGpu", "maxTrialNumberPerGpu", "gpuIndices", "reuseMode",
-            "trialCommand", "trialCodeDirectory", "trialGpuNumber", "debug");
-    /** Keys that mark NNI's v1 config format. */
-    private static final Set<String> V1_KEYS = Set.of("authorName", "trial", "searchSpacePath", "trainingServicePlatform", "maxExecDuration",
-            "maxTrialNum");
+    /** Top-level keys of NNI's v2 config that matter only to NNI's manager or its other training services. */
+    private static final List<String> IGNORED = List.of("nniManagerIp", "tunerGpuIndices", "sharedStorage");
+    /** NNI 2's names in an algorithm entry, which configs stored by earlier versions may hold, and NNI 3's. */
+    private static final Map<String, String> OLD_ALGORITHM_KEYS = Map.of("codeDir", "codeDirectory", "builtinTunerName", "name",
+            "builtinAssessorName", "name", "builtinAdvisorName", "name");
     private static final Pattern DURATION = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)\\s*([a-zA-Z]*)\\s*");
 
     ExperimentSpec {
@@ -71,6 +72,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         searchSpace = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(searchSpace));
         algorithms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(algorithms));
         warnings = List.copyOf(warnings);
+        gpus = gpus == null ? GpuSettings.NONE : gpus;
     }
 
     /** Reads and checks a config file (YAML or JSON). */
@@ -90,88 +92,62 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         return fromMap(map, abs.getParent(), abs);
     }
 
-    /** Reads a config already parsed, resolving relative paths against {@code base}. */
+    /**
+     * Reads a config already parsed, resolving relative paths against {@code base}: NNI's reading first
+     * ({@link NniConfig#convert}), then what running on this machine needs.
+     */
     static ExperimentSpec fromMap(Map<?, ?> raw, Path base, Path configFile) {
-        Map<String, Object> c = stringKeys(raw, "");
-        List<String> warnings = new ArrayList<>();
-        for (String k : c.keySet()) {
-            if (V1_KEYS.contains(k)) {
-                throw new ConfigException("'" + k + "' is a key of NNI's v1 config format; tunekit run reads NNI's v2 format "
-                        + "(trialCommand, trialCodeDirectory, trialConcurrency, searchSpace or searchSpaceFile, tuner, ...)");
-            }
+        Map<Object, Object> config = new LinkedHashMap<>(raw);
+        if (!NniConfig.hasKey(raw, "trainingService")) {
+            // NNI requires one; tunekit run has only one place to run trials
+            config.put("trainingService", Map.of("platform", "local"));
         }
-        for (String k : c.keySet()) {
-            if (!USED.contains(k) && !IGNORED.contains(k)) {
-                throw new ConfigException("unknown key '" + k + "'" + suggestion(k, USED) + "; the keys tunekit run reads are "
-                        + String.join(", ", new java.util.TreeSet<>(USED)));
-            }
+        NniConfig.Result nni;
+        try {
+            nni = NniConfig.convert(config, base, home());
+        } catch (org.tunekit.nniconfig.ConfigException e) {
+            throw new ConfigException(e.getMessage(), e);
         }
-        if (Boolean.TRUE.equals(c.get("useAnnotation"))) {
-            throw new ConfigException("useAnnotation: NNI's code annotations are not supported; call the trial API "
-                    + "(nni.get_next_parameter, nni.report_final_result) in the trial instead");
-        }
-        Object type = c.get("experimentType");
-        if (type != null && !"hpo".equals(type)) {
-            throw new ConfigException("experimentType: tunekit run runs hyperparameter experiments ('hpo'), got " + JsonValues.describe(type));
-        }
-        if (c.get("trialGpuNumber") instanceof Number n && n.doubleValue() > 0) {
-            warnings.add("trialGpuNumber: GPUs are not scheduled by tunekit run; every trial sees every GPU of the machine");
-        }
-        for (String k : List.of("nniManagerIp", "tunerGpuIndices", "sharedStorage")) {
-            if (c.containsKey(k)) {
+        Map<String, Object> c = stringKeys(nni.json(), "");
+        List<String> warnings = new ArrayList<>(nni.warnings());
+        for (String k : IGNORED) {
+            if (nni.given().contains(k)) {
                 warnings.add(k + ": ignored (it matters only to NNI's manager or its remote training services)");
             }
         }
-
-        Map<String, Object> service = trainingService(c.get("trainingService"), warnings);
-        Object command = c.containsKey("trialCommand") ? c.get("trialCommand") : service.get("trialCommand");
-        if (!(command instanceof String cmd) || cmd.isBlank()) {
-            throw new ConfigException("trialCommand: required, the shell command that runs one trial (for example 'python3 train.py'), got "
-                    + (command == null ? "nothing" : JsonValues.describe(command)));
-        }
-        Object codeDir = c.containsKey("trialCodeDirectory") ? c.get("trialCodeDirectory") : service.getOrDefault("trialCodeDirectory", ".");
-        Path code = directory(codeDir, base, "trialCodeDirectory");
-        if (!Files.isDirectory(code)) {
-            throw new ConfigException("trialCodeDirectory: " + code + " is not a directory");
+        Map<String, Object> service = localService(c.get("trainingService"));
+        if (Boolean.TRUE.equals(service.get("reuseMode"))) {
+            warnings.add("trainingService.reuseMode: ignored (tunekit run starts every trial as a new process)");
         }
 
+        String command = (String) service.get("trialCommand");
+        if (command.isBlank()) {
+            throw new ConfigException("trialCommand: required, the shell command that runs one trial (for example 'python3 train.py'), "
+                    + "got '" + command + "'");
+        }
+        Path code = Path.of((String) service.get("trialCodeDirectory"));
         long concurrency = integer(c.get("trialConcurrency"), "trialConcurrency", 1, 10_000, -1);
-        if (concurrency < 0) {
-            throw new ConfigException("trialConcurrency: required, how many trials run at once (an integer of at least 1)");
-        }
         long maxTrials = integer(c.get("maxTrialNumber"), "maxTrialNumber", 1, Long.MAX_VALUE, 0);
         Duration maxExperiment = duration(c.get("maxExperimentDuration"), "maxExperimentDuration");
         Duration maxTrial = duration(c.get("maxTrialDuration"), "maxTrialDuration");
 
-        Map<String, Object> space = searchSpace(c, base);
+        Object file = c.get("searchSpaceFile");
+        Map<String, Object> space = searchSpace(c.get("searchSpace"), file == null ? "searchSpace" : "searchSpaceFile (" + file + ")");
 
         Map<String, Object> algorithms = new LinkedHashMap<>();
+        // NNI moves an advisor to "tuner" (and refuses both); the runner creates it as the advisor it was given as
+        boolean advisor = nni.given().contains("advisor") && !nni.given().contains("tuner");
         for (AlgorithmKind kind : AlgorithmKind.values()) {
-            Object entry = c.get(kind.label());
-            if (entry == null) {
-                continue;
+            if (c.get(kind.label()) instanceof Map<?, ?> entry) {
+                String label = kind == AlgorithmKind.TUNER && advisor ? AlgorithmKind.ADVISOR.label() : kind.label();
+                algorithms.put(label, entry);
             }
-            if (!(entry instanceof Map<?, ?> m)) {
-                throw new ConfigException(kind.label() + ": must be a mapping with 'name' (or 'className' and 'codeDirectory') and "
-                        + "'classArgs', got " + JsonValues.describe(entry));
-            }
-            Map<String, Object> e = stringKeys(m, kind.label() + ".");
-            Object dir = e.get("codeDirectory") != null ? e.get("codeDirectory") : e.get("codeDir");
-            if (dir != null) {
-                e.put(e.containsKey("codeDirectory") ? "codeDirectory" : "codeDir", directory(dir, base, kind.label() + ".codeDirectory").toString());
-            }
-            try {
-                JsonCodec.write(e); // toJson stores it: NaN and infinities (YAML's .nan, .inf) cannot be written
-            } catch (IllegalArgumentException notJson) {
-                throw new ConfigException(kind.label() + ": " + notJson.getMessage());
-            }
-            algorithms.put(kind.label(), e);
         }
         ExperimentConfig algorithmConfig;
         try {
             algorithmConfig = ExperimentConfig.fromConfig(algorithms);
         } catch (PluginConfigurationException e) {
-            throw new ConfigException(e.getMessage());
+            throw new ConfigException(e.getMessage(), e);
         }
         AlgorithmSpec optimiser = algorithmConfig.advisor() != null ? algorithmConfig.advisor() : algorithmConfig.tuner();
         Object mode = optimiser.arguments().asMap().get("optimize_mode");
@@ -195,18 +171,52 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             }
         }
 
-        Object name = c.get("experimentName");
-        if (name != null && !(name instanceof String)) {
-            throw new ConfigException("experimentName: must be a string, got " + JsonValues.describe(name));
+        Path workDir = nni.given().contains("experimentWorkingDirectory") ? nni.workingDirectory() : null;
+        return new ExperimentSpec(configFile, nni.experimentName(), space, command.strip(), code, (int) concurrency, maxTrials,
+                maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus(service));
+    }
+
+    /** The training service, which must be this machine's. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> localService(Object ts) {
+        if (ts instanceof List<?>) {
+            throw new ConfigException("trainingService: a list of training services (NNI's hybrid mode) is a valid config, but "
+                    + "tunekit run runs trials on this machine only ('platform: local') and does not run hybrid experiments yet; "
+                    + "to run it as it is, run it under NNI's manager (tunekit nni create --config FILE)");
         }
-        Object wd = c.get("experimentWorkingDirectory");
-        Path workDir = wd == null ? null : directory(wd, base, "experimentWorkingDirectory");
-        Object level = c.get("logLevel");
-        if (level != null && !(level instanceof String)) {
-            throw new ConfigException("logLevel: must be a string (trace, debug, info, warning, error, fatal), got " + JsonValues.describe(level));
+        Map<String, Object> s = (Map<String, Object>) ts;
+        Object platform = s.get("platform");
+        if ("remote".equals(platform)) {
+            throw new ConfigException("trainingService.platform: 'remote' is a valid config, but tunekit run does not run trials on "
+                    + "remote machines yet; use 'platform: local' to run them on this machine, or run the experiment under NNI's "
+                    + "manager (tunekit nni create --config FILE)");
         }
-        return new ExperimentSpec(configFile, (String) name, space, ((String) command).strip(), code, (int) concurrency, maxTrials,
-                maxExperiment, maxTrial, algorithms, workDir, (String) level, !"minimize".equals(mode), warnings);
+        if (!"local".equals(platform)) {
+            throw new ConfigException("trainingService.platform: tunekit run runs trials on this machine only ('local'), got "
+                    + JsonValues.describe(platform) + "; to run trials on other machines, run the experiment under NNI's manager "
+                    + "with Tunekit as its tuner (tunekit nni create --config FILE, see the README)");
+        }
+        return s;
+    }
+
+    /** The local training service's GPU settings, as NNI's reader left them (checked, indices as a list). */
+    private static GpuSettings gpus(Map<String, Object> service) {
+        double perTrial = service.get("trialGpuNumber") instanceof Number n ? n.doubleValue() : 0;
+        List<Integer> indices = null;
+        if (service.get("gpuIndices") instanceof List<?> l) {
+            indices = new ArrayList<>();
+            for (int i = 0; i < l.size(); i++) {
+                indices.add((int) integer(l.get(i), "trainingService.gpuIndices[" + i + "]", 0, Integer.MAX_VALUE, 0));
+            }
+        }
+        int perGpu = (int) integer(service.get("maxTrialNumberPerGpu"), "trainingService.maxTrialNumberPerGpu", 1, Integer.MAX_VALUE, 1);
+        return new GpuSettings(perTrial, indices, perGpu, (Boolean) service.get("useActiveGpu"));
+    }
+
+    /** {@code $HOME}, which NNI's {@code ~} means. */
+    private static String home() {
+        String home = System.getenv("HOME");
+        return home != null && !home.isBlank() ? home : System.getProperty("user.home");
     }
 
     /** The config as JSON, with every path absolute: what a resumed run reads again. */
@@ -235,6 +245,22 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         if (logLevel != null) {
             m.put("logLevel", logLevel);
         }
+        Map<String, Object> service = new LinkedHashMap<>();
+        service.put("platform", "local");
+        if (gpus.trialGpuNumber() > 0) {
+            double n = gpus.trialGpuNumber();
+            service.put("trialGpuNumber", n == Math.rint(n) ? (Object) (long) n : (Object) n);
+        }
+        if (gpus.useActiveGpu() != null) {
+            service.put("useActiveGpu", gpus.useActiveGpu());
+        }
+        if (gpus.maxTrialNumberPerGpu() != 1) {
+            service.put("maxTrialNumberPerGpu", (long) gpus.maxTrialNumberPerGpu());
+        }
+        if (gpus.gpuIndices() != null) {
+            service.put("gpuIndices", gpus.gpuIndices().stream().map(Integer::longValue).toList());
+        }
+        m.put("trainingService", service);
         return JsonCodec.write(m);
     }
 
@@ -243,10 +269,25 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
     }
 
-    /** Reads a config stored by {@link #toJson}. */
+    /**
+     * Reads a config stored by {@link #toJson}, also as earlier versions stored it: without a training
+     * service (it was always this machine's, with no GPU settings kept), and with the algorithm entries
+     * as given, which may use NNI 2's names ({@code codeDir}, {@code builtinTunerName}).
+     */
     static ExperimentSpec fromJson(String json) {
         Object tree = parseYaml(json, "the stored experiment config");
-        return fromMap((Map<?, ?>) tree, Path.of("/"), null);
+        if (!(tree instanceof Map<?, ?> stored)) {
+            throw new ConfigException("the stored experiment config is not a JSON object: " + kind(tree));
+        }
+        Map<Object, Object> config = new LinkedHashMap<>(stored);
+        for (AlgorithmKind kind : AlgorithmKind.values()) {
+            if (config.get(kind.label()) instanceof Map<?, ?> entry) {
+                Map<Object, Object> renamed = new LinkedHashMap<>();
+                entry.forEach((k, v) -> renamed.put(OLD_ALGORITHM_KEYS.getOrDefault(k, String.valueOf(k)), v));
+                config.put(kind.label(), renamed);
+            }
+        }
+        return fromMap(config, Path.of("/"), null);
     }
 
     /** The algorithm entries as the dispatcher reads them. */
@@ -282,61 +323,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
     }
 
-    private static Map<String, Object> trainingService(Object ts, List<String> warnings) {
-        if (ts == null) {
-            return Map.of();
-        }
-        if (ts instanceof List<?>) {
-            throw new ConfigException("trainingService: a list (hybrid mode) is not supported; tunekit run runs trials on this "
-                    + "machine ('platform: local')");
-        }
-        if (!(ts instanceof Map<?, ?> m)) {
-            throw new ConfigException("trainingService: must be a mapping such as {platform: local}, got " + JsonValues.describe(ts));
-        }
-        Map<String, Object> s = stringKeys(m, "trainingService.");
-        Object platform = s.get("platform");
-        if (!"local".equals(platform)) {
-            throw new ConfigException("trainingService.platform: tunekit run runs trials on this machine only ('local'), got "
-                    + JsonValues.describe(platform) + "; to run trials on other machines, run the experiment under NNI's manager "
-                    + "with Tunekit as its tuner (see the README)");
-        }
-        for (String k : s.keySet()) {
-            if (!LOCAL_KEYS.contains(k)) {
-                throw new ConfigException("trainingService." + k + ": unknown key for the local training service" + suggestion(k, LOCAL_KEYS));
-            }
-        }
-        for (String k : List.of("useActiveGpu", "maxTrialNumberPerGpu", "gpuIndices", "reuseMode")) {
-            if (s.containsKey(k)) {
-                warnings.add("trainingService." + k + ": ignored (GPUs are not scheduled by tunekit run)");
-            }
-        }
-        return s;
-    }
-
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> searchSpace(Map<String, Object> c, Path base) {
-        Object inline = c.get("searchSpace");
-        Object file = c.get("searchSpaceFile");
-        String where = "searchSpace";
-        if (inline != null && file != null) {
-            throw new ConfigException("searchSpace and searchSpaceFile: give one of them, not both");
-        }
-        if (inline == null && file == null) {
-            throw new ConfigException("searchSpace: required (or searchSpaceFile, the path of a JSON or YAML file holding it)");
-        }
-        Object def = inline;
-        if (file != null) {
-            if (!(file instanceof String f)) {
-                throw new ConfigException("searchSpaceFile: must be a path, got " + JsonValues.describe(file));
-            }
-            Path p = base.resolve(f).normalize();
-            where = "searchSpaceFile (" + p + ")";
-            try {
-                def = parseYaml(Files.readString(p, StandardCharsets.UTF_8), p.toString());
-            } catch (IOException e) {
-                throw new ConfigException("searchSpaceFile: cannot read " + p + ": " + e);
-            }
-        }
+    private static Map<String, Object> searchSpace(Object def, String where) {
         if (!(def instanceof Map<?, ?> m)) {
             throw new ConfigException(where + ": must be a mapping of parameter names to {_type, _value}, got " + kind(def));
         }
@@ -350,14 +338,6 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             throw new ConfigException(where + ": " + e.getMessage());
         }
         return (Map<String, Object>) JsonValues.immutableCopy(space);
-    }
-
-    private static Path directory(Object value, Path base, String key) {
-        if (!(value instanceof String s) || s.isBlank()) {
-            throw new ConfigException(key + ": must be a path, got " + JsonValues.describe(value));
-        }
-        String expanded = s.startsWith("~/") ? System.getProperty("user.home") + s.substring(1) : s;
-        return base.resolve(expanded).toAbsolutePath().normalize();
     }
 
     private static long integer(Object value, String key, long min, long max, long absent) {
@@ -391,7 +371,12 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
                 return Duration.ofMillis(Math.round(n.doubleValue() * 1000));
             }
             if (value instanceof String s) {
-                return parseDuration(s);
+                Duration d = parseDuration(s);
+                if (d.isZero()) {
+                    // NNI's reading rounds it up to a second; stored as 0s it would be refused when the run resumes
+                    throw new IllegalArgumentException("'" + s + "' is shorter than a millisecond");
+                }
+                return d;
             }
         } catch (IllegalArgumentException e) {
             throw new ConfigException(key + ": " + e.getMessage());
@@ -442,38 +427,5 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
 
     private static String kind(Object v) {
         return v == null ? "nothing" : v instanceof List ? "a list" : v instanceof Map ? "a mapping" : JsonValues.describe(v);
-    }
-
-    /** " (did you mean 'x'?)" for a key within two edits of a known one, else "". */
-    static String suggestion(String key, Set<String> known) {
-        String best = null;
-        int bestDistance = 3;
-        for (String k : known) {
-            int d = editDistance(key.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = k;
-            }
-        }
-        return best == null ? "" : " (did you mean '" + best + "'?)";
-    }
-
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 }

@@ -1,4 +1,4 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 /** An experiment config that NNI would refuse; the message starts with the path of the bad value. */
 public final class ConfigException extends RuntimeException {

@@ -1,4 +1,4 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -131,6 +131,10 @@ final class ConfigSchema {
     static final List<Field> SHORTCUT_FIELDS = List.of(
             required("trialCommand", Kind.STR),
             required("trialCodeDirectory", Kind.PATH),
+            // An integer, as NNI 3 has it: its classes declare Optional[int] (at the top level and in every training
+            // service) and their type check (typeguard) refuses 0.5. Trials share a GPU only through
+            // maxTrialNumberPerGpu: NNI's local and remote services schedule trialGpuNumber / maxTrialNumberPerGpu
+            // of a GPU per trial, and only that quotient is ever a fraction.
             requiredNullable("trialGpuNumber", Kind.INT),
             requiredNullable("nniManagerIp", Kind.STR),
             required("debug", Kind.BOOL));
@@ -278,7 +282,7 @@ final class ConfigSchema {
             optional("trialCommand", Kind.STR),
             withDefault("trialCodeDirectory", Kind.PATH, "."),
             required("trialConcurrency", Kind.INT),
-            optional("trialGpuNumber", Kind.INT),
+            optional("trialGpuNumber", Kind.INT), // an integer: see SHORTCUT_FIELDS
             optional("maxExperimentDuration", Kind.TIME),
             optional("maxTrialNumber", Kind.INT),
             optional("maxTrialDuration", Kind.TIME),

@@ -1,4 +1,4 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -176,6 +176,97 @@ class NniConfigTest {
     }
 
     @Test
+    void everyFieldOfARemoteMachineIsRead() throws IOException {
+        Files.writeString(dir.resolve("id_ed25519"), "key");
+        NniConfig.Result r = convert("""
+                searchSpace: {x: {_type: choice, _value: [1, 2]}}
+                trial_command: python3 t.py
+                trial_concurrency: 4
+                trial_gpu_number: 1
+                nni_manager_ip: 10.0.0.1
+                tuner: {name: Random}
+                training_service:
+                  platform: remote
+                  machine_list:
+                    - host: 10.0.0.2
+                      port: 2222
+                      user: bob
+                      ssh_key_file: id_ed25519
+                      ssh_passphrase: secret
+                      python_path: /opt/py/bin
+                      use_active_gpu: true
+                      max_trial_number_per_gpu: 2
+                      gpu_indices: [0, 2]
+                    - {host: 10.0.0.3, user: alice, password: pw, gpuIndices: "1,3"}
+                """);
+        assertJson(r, """
+                {"experimentType": "hpo", "searchSpace": {"x": {"_type": "choice", "_value": [1, 2]}}, "trialCommand": "python3 t.py",
+                 "trialCodeDirectory": "DIR", "trialConcurrency": 4, "trialGpuNumber": 1, "nniManagerIp": "10.0.0.1",
+                 "useAnnotation": false, "debug": false, "logLevel": "info", "experimentWorkingDirectory": "HOME/nni-experiments",
+                 "tuner": {"name": "Random"},
+                 "trainingService": {"platform": "remote", "trialCommand": "python3 t.py", "trialCodeDirectory": "DIR",
+                   "trialGpuNumber": 1, "nniManagerIp": "10.0.0.1", "debug": false,
+                   "machineList": [{"host": "10.0.0.2", "port": 2222, "user": "bob", "sshKeyFile": "DIR/id_ed25519",
+                                    "sshPassphrase": "secret", "useActiveGpu": true, "maxTrialNumberPerGpu": 2, "gpuIndices": [0, 2],
+                                    "pythonPath": "/opt/py/bin"},
+                                   {"host": "10.0.0.3", "port": 22, "user": "alice", "password": "pw", "useActiveGpu": false,
+                                    "maxTrialNumberPerGpu": 1, "gpuIndices": [1, 3]}],
+                   "reuseMode": false}}
+                """);
+        assertThat(r.mode()).isEqualTo("remote");
+        assertThat(r.given()).containsExactlyInAnyOrder("searchSpace", "trialCommand", "trialConcurrency", "trialGpuNumber",
+                "nniManagerIp", "tuner", "trainingService");
+    }
+
+    @Test
+    void camelCaseSnakeCaseAndMixedCaseAreTheSameConfig() throws IOException {
+        String camel = """
+                experimentName: same
+                searchSpace: {x: {_type: choice, _value: [1, 2]}}
+                trialCommand: sh t.sh
+                trialConcurrency: 2
+                maxTrialNumber: 8
+                maxTrialDuration: 1m
+                trialGpuNumber: 1
+                experimentWorkingDirectory: ~/exps
+                tuner: {name: TPE, classArgs: {optimize_mode: minimize}}
+                trainingService: {platform: local, useActiveGpu: false, maxTrialNumberPerGpu: 2, gpuIndices: [1, 0]}
+                """;
+        String snake = """
+                experiment_name: same
+                search_space: {x: {_type: choice, _value: [1, 2]}}
+                trial_command: sh t.sh
+                trial_concurrency: 2
+                max_trial_number: 8
+                max_trial_duration: 1m
+                trial_gpu_number: 1
+                experiment_working_directory: ~/exps
+                tuner: {name: TPE, class_args: {optimize_mode: minimize}}
+                training_service: {platform: local, use_active_gpu: false, max_trial_number_per_gpu: 2, gpu_indices: [1, 0]}
+                """;
+        String mixed = """
+                ExperimentName: same
+                search_space: {x: {_type: choice, _value: [1, 2]}}
+                trialCommand: sh t.sh
+                TRIAL_CONCURRENCY: 2
+                max_trialNumber: 8
+                maxTrial_Duration: 1m
+                trialgpunumber: 1
+                experiment_WorkingDirectory: ~/exps
+                Tuner: {Name: TPE, classArgs: {optimize_mode: minimize}}
+                TrainingService: {Platform: local, use_activeGpu: false, MaxTrialNumberPerGPU: 2, gpuindices: [1, 0]}
+                """;
+        Map<String, Object> expected = convert(camel).json();
+        assertThat(convert(snake).json()).isEqualTo(expected);
+        assertThat(convert(mixed).json()).isEqualTo(expected);
+        assertThat(convert(mixed).given()).isEqualTo(convert(camel).given());
+        // classArgs belong to the algorithm: their keys are passed as written
+        assertThat(new Gson().toJson(expected.get("tuner"))).isEqualTo("{\"name\":\"TPE\",\"classArgs\":{\"optimize_mode\":\"minimize\"}}");
+        assertThat(NniConfig.hasKey(Map.of("training_service", 1), "trainingService")).isTrue();
+        assertThat(NniConfig.hasKey(Map.of("trainingServices", 1), "trainingService")).isFalse();
+    }
+
+    @Test
     void aListOfTrainingServicesIsHybrid() throws IOException {
         NniConfig.Result r = convert("""
                 searchSpace: {x: {_type: choice, _value: [1, 2]}}
@@ -238,8 +329,36 @@ class NniConfigTest {
         assertRefused(GOOD_REST.replace("trialConcurrency: 1", "trialConcurrency: 1.5"), "trialConcurrency: must be an integer");
         assertRefused(GOOD_REST.replace("trialConcurrency: 1", "trialConcurrency: 0"), "trialConcurrency: must be at least 1");
         assertRefused(GOOD_REST + "maxExperimentDuration: 2 weeks\n", "maxExperimentDuration: '2 weeks' is not a duration such as 30s, 10m, 1h, 2d");
-        assertRefused(GOOD_REST + "logLevel: fatal\n", "logLevel: 'fatal' passes NNI's config check, but NNI's manager refuses it");
         assertRefused(GOOD_REST + "logLevel: loud\n", "logLevel: must be one of fatal, error, warning, info, debug, trace");
+    }
+
+    @Test
+    void badGpuSettingsAreNamedWithTheirPath() {
+        String local = "{platform: local, useActiveGpu: false, gpuIndices: GPUS}";
+        String gpus = GOOD_REST.replace("{platform: local}", local) + "trialGpuNumber: 1\n";
+        assertRefused(gpus.replace("GPUS", "[0, x]"), "trainingService.gpuIndices[1]: must be a GPU index (an integer), got 'x' (a string)");
+        assertRefused(gpus.replace("GPUS", "[0, 0]"), "trainingService.gpuIndices[1]: GPU index 0 appears twice in [0, 0]");
+        assertRefused(gpus.replace("GPUS", "[-1]"), "trainingService.gpuIndices[0]: GPU indices cannot be negative, got -1");
+        assertRefused(gpus.replace("GPUS", "'0,one'"), "trainingService.gpuIndices: '0,one' is not a list of GPU indices");
+        // NNI's config classes take an integer here (Optional[int]); a fraction of a GPU comes from maxTrialNumberPerGpu
+        assertRefused(gpus.replace("GPUS", "[0]").replace("trialGpuNumber: 1", "trial_gpu_number: 0.5"),
+                "trialGpuNumber: must be an integer, got 0.5 (a number with a fraction)");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: local, trialGpuNumber: 1}"),
+                "trainingService.useActiveGpu: required with trialGpuNumber");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: local, max_trial_number_per_gpu: 2}"),
+                "trainingService.maxTrialNumberPerGpu: does not work without trialGpuNumber");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: remote, machineList: [{host: h, user: u, password: p, port: 0}]}"),
+                "trainingService.machineList[0].port: must be a port number");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: remote, machineList: [{host: h, user: u, sshKeyFile: nokey}]}"),
+                "trainingService.machineList[0].sshKeyFile: give a password or a valid SSH key file");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: remote, machineList: [{host: h, user: u, password: p, "
+                + "gpuIndices: [1, y]}]}"), "trainingService.machineList[0].gpuIndices[1]: must be a GPU index");
+    }
+
+    @Test
+    void snakeCaseKeysAreNamedInCamelCaseInMessages() {
+        assertRefused(GOOD_REST + "max_trial_number: 0\n", "maxTrialNumber: must be at least 1, got 0");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: local, gpu_indices: [a]}"), "trainingService.gpuIndices[0]: ");
     }
 
     @Test
@@ -264,10 +383,17 @@ class NniConfigTest {
     @Test
     void formatsAndFeaturesNniWouldRefuseAreRefused() {
         assertRefused("trainingServicePlatform: local\n" + GOOD_REST, "trainingServicePlatform: a key of NNI's v1 config format");
+        assertRefused(GOOD_REST + "trialCodeDirectory: \"a\\0b\"\n", "trialCodeDirectory: 'a\0b' (a string) is not a path");
         assertRefused(GOOD_REST + "useAnnotation: true\n", "useAnnotation: specifying the search space with annotations is not supported");
         assertRefused(GOOD_REST + "experimentType: nas\n", "experimentType: only hyperparameter tuning experiments");
         assertRefused(GOOD_REST + "advisor: {name: Hyperband}\n", "advisor: \"advisor\" is deprecated");
         assertRefused(GOOD_REST + "trial_concurrency: 2\n", "trial_concurrency: given twice, as 'trialConcurrency' and 'trial_concurrency'");
+    }
+
+    @Test
+    void aKeyThatIsNotAStringIsRefused() {
+        assertRefused(GOOD_REST + "? \n: 1\n", "keys must be strings, got null");
+        assertRefused(GOOD_REST + "1: 1\n", "keys must be strings, got 1 (an integer)");
     }
 
     @Test

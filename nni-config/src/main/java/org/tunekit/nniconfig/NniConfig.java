@@ -1,9 +1,10 @@
-package org.tunekit.nni;
+package org.tunekit.nniconfig;
 
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,9 +17,9 @@ import java.util.Set;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.tunekit.nni.ConfigSchema.Field;
-import org.tunekit.nni.ConfigSchema.Kind;
-import org.tunekit.nni.ConfigSchema.Schema;
+import org.tunekit.nniconfig.ConfigSchema.Field;
+import org.tunekit.nniconfig.ConfigSchema.Kind;
+import org.tunekit.nniconfig.ConfigSchema.Schema;
 
 /**
  * An NNI v2 experiment config made into the JSON that {@code nnictl create} posts to the manager's
@@ -42,7 +43,10 @@ import org.tunekit.nni.ConfigSchema.Schema;
  *       GPU indices given as {@code "0,1"} or {@code 0} become lists.</li>
  * </ul>
  *
- * A config NNI would refuse is refused here, with the path of the bad value.
+ * A config NNI would refuse is refused here, with the path of the bad value ({@code
+ * trainingService.gpuIndices[1]}); keys are named in camelCase, as NNI's classes name them, whatever
+ * spelling the config used. What is left to the caller is what NNI's manager or Tunekit's own runner
+ * make of a valid config (NNI's manager refuses {@code logLevel: fatal}, for one).
  */
 public final class NniConfig {
     /** The {@code logLevel}s NNI's config accepts. */
@@ -60,11 +64,14 @@ public final class NniConfig {
      * @param workingDirectory {@code experimentWorkingDirectory}, absolute (the manager's {@code --experiments-directory})
      * @param logLevel         {@code logLevel} after defaults
      * @param warnings         what NNI would warn about
+     * @param given            the top-level keys the config itself set, by their camelCase names (not those filled in by
+     *                         defaults): {@code experimentWorkingDirectory} is in {@code json} either way
      */
     public record Result(Map<String, Object> json, String mode, String experimentName, Path workingDirectory, String logLevel,
-                         List<String> warnings) {
+                         List<String> warnings, Set<String> given) {
         public Result {
             warnings = List.copyOf(warnings);
+            given = Set.copyOf(given);
         }
     }
 
@@ -117,9 +124,9 @@ public final class NniConfig {
      */
     public static Result convert(Map<?, ?> config, Path base, String home) {
         for (Object k : config.keySet()) {
-            if (V1_KEYS.contains(k)) {
-                throw new ConfigException(String.valueOf(k), "a key of NNI's v1 config format, which tunekit nni does not convert "
-                        + "(nnictl does); write the v2 format: trialCommand, trialCodeDirectory, trialConcurrency, searchSpace or "
+            if (k instanceof String key && V1_KEYS.contains(key)) { // (Set.of refuses to look up a null key: YAML allows one)
+                throw new ConfigException(String.valueOf(k), "a key of NNI's v1 config format, which Tunekit does not read "
+                        + "(nnictl converts it); write the v2 format: trialCommand, trialCodeDirectory, trialConcurrency, searchSpace or "
                         + "searchSpaceFile, tuner, trainingService: {platform: local} "
                         + "(https://nni.readthedocs.io/en/stable/reference/experiment_config.html)");
             }
@@ -139,16 +146,26 @@ public final class NniConfig {
         c.canonicalizeExperiment(root);
         c.validate(root);
         Object level = root.get("logLevel");
-        if ("fatal".equals(level)) {
-            throw new ConfigException(root.pathOf("logLevel"), "'fatal' passes NNI's config check, but NNI's manager refuses it "
-                    + "(its levels are critical, error, warning, info, debug, trace): use 'error'");
-        }
         Object ts = root.get("trainingService");
         String mode = ts instanceof Node n ? (String) n.get("platform") : "hybrid";
         @SuppressWarnings("unchecked")
         Map<String, Object> json = (Map<String, Object>) toJson(root, "");
+        Set<String> given = new java.util.HashSet<>();
+        for (Object k : config.keySet()) {
+            Field f = ConfigSchema.EXPERIMENT.field((String) k);
+            given.add(f.name());
+        }
         return new Result(json, mode, (String) root.get("experimentName"), Path.of((String) root.get("experimentWorkingDirectory")),
-                (String) level, c.warnings);
+                (String) level, c.warnings, given);
+    }
+
+    /**
+     * Whether a config sets {@code key} in any spelling NNI accepts for it ({@code training_service},
+     * {@code TrainingService} for {@code trainingService}).
+     */
+    public static boolean hasKey(Map<?, ?> config, String key) {
+        return config.keySet().stream()
+                .anyMatch(k -> k instanceof String s && ConfigSchema.normalize(s).equals(ConfigSchema.normalize(key)));
     }
 
     // ---- a config object: NNI's dataclass instance ------------------------------------------
@@ -293,7 +310,7 @@ public final class NniConfig {
         for (Field f : node.schema.fields()) {
             Object v = node.get(f.name());
             if (f.kind() == Kind.PATH && v instanceof String s) {
-                node.set(f.name(), resolvePath(s));
+                node.set(f.name(), resolvePath(s, node.pathOf(f.name())));
             } else if (v instanceof Node child) {
                 canonicalize(child, inner);
             } else if (v instanceof List<?> l) {
@@ -360,14 +377,19 @@ public final class NniConfig {
     }
 
     /** NNI's {@code resolve_path}: {@code ~} expanded, relative to the config's folder, symbolic links resolved. */
-    private String resolvePath(String p) {
+    private String resolvePath(String p, String where) {
         String expanded = p;
         if (p.equals("~")) {
             expanded = home;
         } else if (p.startsWith("~/")) {
             expanded = home + p.substring(1);
         }
-        Path path = Path.of(expanded);
+        Path path;
+        try {
+            path = Path.of(expanded);
+        } catch (InvalidPathException e) {
+            throw new ConfigException(where, describe(p) + " is not a path: " + e.getReason());
+        }
         if (!path.isAbsolute()) {
             path = base.resolve(path);
         }
@@ -467,6 +489,13 @@ public final class NniConfig {
             case CONFIG_LIST -> v instanceof List<?> l && l.stream().allMatch(i -> i instanceof Node);
             case TRAINING_SERVICE -> v instanceof Node || v instanceof List<?> l && l.stream().allMatch(i -> i instanceof Node);
         };
+        if (!ok && f.kind() == Kind.GPU_INDICES && v instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) {
+                if (!isInteger(l.get(i))) {
+                    throw new ConfigException(path + "[" + i + "]", "must be a GPU index (an integer), got " + describe(l.get(i)));
+                }
+            }
+        }
         if (!ok) {
             throw new ConfigException(path, "must be " + f.kind().description + ", got " + describe(v));
         }
@@ -650,11 +679,15 @@ public final class NniConfig {
 
     private static void validateGpuIndices(Node n, String field) {
         if (n.get(field) instanceof List<?> l) {
-            if (l.stream().map(i -> ((Number) i).longValue()).distinct().count() != l.size()) {
-                throw new ConfigException(n.pathOf(field), "a GPU index appears twice in " + l);
-            }
-            if (l.stream().anyMatch(i -> ((Number) i).longValue() < 0)) {
-                throw new ConfigException(n.pathOf(field), "GPU indices cannot be negative: " + l);
+            Set<Long> seen = new java.util.HashSet<>();
+            for (int i = 0; i < l.size(); i++) {
+                long index = ((Number) l.get(i)).longValue();
+                if (!seen.add(index)) {
+                    throw new ConfigException(n.pathOf(field) + "[" + i + "]", "GPU index " + index + " appears twice in " + l);
+                }
+                if (index < 0) {
+                    throw new ConfigException(n.pathOf(field) + "[" + i + "]", "GPU indices cannot be negative, got " + index);
+                }
             }
         }
     }
