@@ -24,6 +24,12 @@ final class ConfigSchema {
         /** {@code Union[str, int]} read by NNI's {@code parse_memory_size}. */
         MEMORY("a size: a number of megabytes, or a number and a unit such as '512mb' or '4gb'"),
         GPU_INDICES("GPU indices: a list of integers, one integer, or a string such as '0,1'"),
+        /**
+         * {@code trialGpuNumber}: NNI 3 declares {@code Optional[int]} (its type check refuses 0.5); Tunekit's
+         * own runner also takes a fraction below 1, a share of one GPU. {@link NniConfig.Result#fractionalGpus}
+         * tells a door that cannot do that (NNI's manager) to refuse it.
+         */
+        GPU_NUMBER("a number of GPUs: a whole number, or a fraction below 1 to share a GPU"),
         DICT("a mapping"),
         CONFIG("a mapping"),
         CONFIG_LIST("a list of mappings"),
@@ -131,11 +137,11 @@ final class ConfigSchema {
     static final List<Field> SHORTCUT_FIELDS = List.of(
             required("trialCommand", Kind.STR),
             required("trialCodeDirectory", Kind.PATH),
-            // An integer, as NNI 3 has it: its classes declare Optional[int] (at the top level and in every training
-            // service) and their type check (typeguard) refuses 0.5. Trials share a GPU only through
-            // maxTrialNumberPerGpu: NNI's local and remote services schedule trialGpuNumber / maxTrialNumberPerGpu
-            // of a GPU per trial, and only that quotient is ever a fraction.
-            requiredNullable("trialGpuNumber", Kind.INT),
+            // An integer in NNI 3: its classes declare Optional[int] (at the top level and in every training
+            // service) and their type check (typeguard) refuses 0.5; there trials share a GPU only through
+            // maxTrialNumberPerGpu (NNI's local and remote services schedule trialGpuNumber / maxTrialNumberPerGpu
+            // of a GPU per trial). Tunekit's runner also takes a fraction below 1: see Kind.GPU_NUMBER.
+            requiredNullable("trialGpuNumber", Kind.GPU_NUMBER),
             requiredNullable("nniManagerIp", Kind.STR),
             required("debug", Kind.BOOL));
 
@@ -282,7 +288,7 @@ final class ConfigSchema {
             optional("trialCommand", Kind.STR),
             withDefault("trialCodeDirectory", Kind.PATH, "."),
             required("trialConcurrency", Kind.INT),
-            optional("trialGpuNumber", Kind.INT), // an integer: see SHORTCUT_FIELDS
+            optional("trialGpuNumber", Kind.GPU_NUMBER), // see SHORTCUT_FIELDS
             optional("maxExperimentDuration", Kind.TIME),
             optional("maxTrialNumber", Kind.INT),
             optional("maxTrialDuration", Kind.TIME),

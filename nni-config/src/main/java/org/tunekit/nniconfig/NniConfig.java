@@ -73,6 +73,24 @@ public final class NniConfig {
             warnings = List.copyOf(warnings);
             given = Set.copyOf(given);
         }
+
+        /**
+         * The path of a {@code trialGpuNumber} that is a fraction of a GPU ({@code 0.5}), which Tunekit's
+         * runner shares a GPU by but NNI's manager refuses; {@code null} when there is none.
+         */
+        public String fractionalGpus() {
+            if (json.get("trialGpuNumber") instanceof Double) {
+                return "trialGpuNumber";
+            }
+            Object ts = json.get("trainingService");
+            List<?> services = ts instanceof List<?> l ? l : ts == null ? List.of() : List.of(ts);
+            for (int i = 0; i < services.size(); i++) {
+                if (services.get(i) instanceof Map<?, ?> m && m.get("trialGpuNumber") instanceof Double) {
+                    return ts instanceof List<?> ? "trainingService[" + i + "].trialGpuNumber" : "trainingService.trialGpuNumber";
+                }
+            }
+            return null;
+        }
     }
 
     private final Path base;
@@ -480,6 +498,7 @@ public final class NniConfig {
         boolean ok = switch (f.kind()) {
             case STR, PATH -> v instanceof String;
             case INT -> isInteger(v);
+            case GPU_NUMBER -> isInteger(v) || v instanceof Double d && d > 0 && d < 1;
             case BOOL -> v instanceof Boolean;
             case ANY -> true;
             case TIME, MEMORY -> v instanceof String || isInteger(v);
@@ -560,7 +579,7 @@ public final class NniConfig {
         if (gpus != null && ((Number) gpus).longValue() < 0) {
             throw new ConfigException(ts.pathOf("trialGpuNumber"), "must be 0 or more, got " + gpus);
         }
-        boolean noGpus = gpus == null || ((Number) gpus).longValue() == 0;
+        boolean noGpus = gpus == null || ((Number) gpus).doubleValue() == 0;
         Schema s = ts.schema;
         if (s == ConfigSchema.LOCAL) {
             validateGpuIndices(ts, "gpuIndices");

@@ -64,6 +64,13 @@ public final class CreateCommand implements Callable<Integer> {
                     + "(its levels are critical, error, warning, info, debug, trace): use 'error'");
             return 1;
         }
+        String fraction = cfg.fractionalGpus();
+        if (fraction != null) {
+            // tunekit run shares a GPU this way; NNI's manager takes whole GPUs only
+            err.println("tunekit nni create: " + config + ": " + fraction + ": NNI's manager takes a whole number of GPUs; to share a GPU "
+                    + "between trials under NNI, give trialGpuNumber: 1 and maxTrialNumberPerGpu: 2 (two trials per GPU)");
+            return 1;
+        }
         for (String w : cfg.warnings()) {
             err.println("WARNING: " + w);
         }

@@ -58,7 +58,7 @@ import org.tunekit.sdk.space.SearchSpace;
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
                       int trialConcurrency, long maxTrialNumber, Duration maxExperimentDuration, Duration maxTrialDuration,
                       Map<String, Object> algorithms, Path workingDirectory, String logLevel, boolean maximize, List<String> warnings,
-                      GpuSettings gpus) {
+                      GpuConfig gpus) {
 
     /** Top-level keys of NNI's v2 config that matter only to NNI's manager or its other training services. */
     private static final List<String> IGNORED = List.of("nniManagerIp", "tunerGpuIndices", "sharedStorage");
@@ -72,7 +72,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         searchSpace = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(searchSpace));
         algorithms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(algorithms));
         warnings = List.copyOf(warnings);
-        gpus = gpus == null ? GpuSettings.NONE : gpus;
+        gpus = gpus == null ? GpuConfig.NONE : gpus;
     }
 
     /** Reads and checks a config file (YAML or JSON). */
@@ -172,8 +172,18 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
 
         Path workDir = nni.given().contains("experimentWorkingDirectory") ? nni.workingDirectory() : null;
+        GpuConfig gpus = gpus(service);
+        if (gpus.trialGpuNumber() != null && gpus.trialGpuNumber() > 0 && gpus.useActiveGpu() == null) {
+            // what NNI's reader asks of a local training service, also when the config leaves the service out
+            throw new ConfigException("trainingService.useActiveGpu: required with trialGpuNumber: true if the machine has a GUI (its GPUs "
+                    + "always look busy), false if several experiments share the machine");
+        }
+        gpus.scheduling();
+        if (gpus.trialGpuNumber() == null && gpus.gpuIndices() != null) {
+            warnings.add("trainingService.gpuIndices: has no effect without trialGpuNumber (GPUs are not scheduled, trials see every GPU)");
+        }
         return new ExperimentSpec(configFile, nni.experimentName(), space, command.strip(), code, (int) concurrency, maxTrials,
-                maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus(service));
+                maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus);
     }
 
     /** The training service, which must be this machine's. */
@@ -200,8 +210,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
     }
 
     /** The local training service's GPU settings, as NNI's reader left them (checked, indices as a list). */
-    private static GpuSettings gpus(Map<String, Object> service) {
-        double perTrial = service.get("trialGpuNumber") instanceof Number n ? n.doubleValue() : 0;
+    private static GpuConfig gpus(Map<String, Object> service) {
+        Double perTrial = service.get("trialGpuNumber") instanceof Number n ? n.doubleValue() : null;
         List<Integer> indices = null;
         if (service.get("gpuIndices") instanceof List<?> l) {
             indices = new ArrayList<>();
@@ -210,7 +220,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             }
         }
         int perGpu = (int) integer(service.get("maxTrialNumberPerGpu"), "trainingService.maxTrialNumberPerGpu", 1, Integer.MAX_VALUE, 1);
-        return new GpuSettings(perTrial, indices, perGpu, (Boolean) service.get("useActiveGpu"));
+        return new GpuConfig(perTrial, indices, perGpu, (Boolean) service.get("useActiveGpu"));
     }
 
     /** {@code $HOME}, which NNI's {@code ~} means. */
@@ -247,7 +257,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
         Map<String, Object> service = new LinkedHashMap<>();
         service.put("platform", "local");
-        if (gpus.trialGpuNumber() > 0) {
+        if (gpus.trialGpuNumber() != null) {
             double n = gpus.trialGpuNumber();
             service.put("trialGpuNumber", n == Math.rint(n) ? (Object) (long) n : (Object) n);
         }

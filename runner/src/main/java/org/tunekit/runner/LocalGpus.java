@@ -41,18 +41,22 @@ final class LocalGpus {
     /**
      * Reads the GPUs and refuses settings this machine cannot satisfy, before anything starts.
      *
-     * @throws IllegalArgumentException naming the setting, or that the GPUs cannot be read
+     * @throws ConfigException naming the setting, or that the GPUs cannot be read
      */
     void check() {
         List<Gpu> gpus;
         try {
             gpus = nvidiaSmi.gpus();
         } catch (NvidiaSmiException e) {
-            throw new IllegalArgumentException("cannot read this machine's GPUs: " + e.getMessage(), e);
+            throw new ConfigException("trialGpuNumber: cannot read this machine's GPUs: " + e.getMessage());
         }
         scheduler = new GpuScheduler(gpus, settings);
-        scheduler.refresh(gpus, Set.of());
-        scheduler.validate();
+        try {
+            scheduler.refresh(gpus, Set.of());
+            scheduler.validate();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
         lastRead = clock.instant();
     }
 

@@ -27,9 +27,10 @@ final class LocalRunner {
      * @param includeIntermediateResults {@code NNI_INCLUDE_INTERMEDIATE_RESULTS} for the dispatcher
      * @param sdkJar                     the SDK's jar, given to trials as {@code TUNEKIT_SDK_JAR}, or {@code null}
      * @param channels                   the trial channels served
+     * @param nvidiaSmi                  where this machine's GPUs are read from
      */
     record Options(List<Path> plugins, Duration stopGrace, Duration silenceTimeout, boolean includeIntermediateResults, Path sdkJar,
-                   TrialChannels channels) {}
+                   TrialChannels channels, org.tunekit.gpus.NvidiaSmi nvidiaSmi) {}
 
     /**
      * Which of NNI's trial channels the trials get. A trial written for NNI picks its channel from its
@@ -65,7 +66,9 @@ final class LocalRunner {
         this.options = options;
         ManagerSettings settings = new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(),
                 spec.maxExperimentDuration(), spec.maxTrialDuration(), options.silenceTimeout(), options.stopGrace());
-        this.manager = new ExperimentManager(settings, new LocalProcesses(spec, directory, options), channel -> {
+        org.tunekit.gpus.GpuSettings gpus = spec.gpus().scheduling();
+        LocalGpus local = gpus == null ? null : new LocalGpus(gpus, options.nvidiaSmi(), clock);
+        this.manager = new ExperimentManager(settings, new LocalProcesses(spec, directory, options, local), channel -> {
             AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.plugins());
             DispatcherSettings ds = new DispatcherSettings(false, null, options.includeIntermediateResults(), DISPATCHER_STOP_TIMEOUT);
             return Dispatchers.create(channel, spec.algorithmConfig(), catalog, ds);
@@ -92,6 +95,8 @@ final class LocalRunner {
     void prepare() {
         try {
             manager.prepare();
+        } catch (ConfigException e) {
+            throw e;
         } catch (RuntimeException | LinkageError e) {
             throw new ConfigException(org.tunekit.dispatcher.ErrorReporter.describe(e).lines().findFirst().orElse(e.toString()));
         }

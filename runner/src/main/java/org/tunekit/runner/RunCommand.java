@@ -117,7 +117,8 @@ public final class RunCommand implements Callable<Integer> {
             }
             LocalRunner.TrialChannels channels = channels(trialChannel);
             stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
-            var options = new LocalRunner.Options(DispatchCommand.pluginDirectories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels);
+            var options = new LocalRunner.Options(DispatchCommand.pluginDirectories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels,
+                    org.tunekit.gpus.NvidiaSmi.onProcessPath());
             boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
             progress = new Progress(out, terminal, experiment.maximize());
             runner = new LocalRunner(experiment, folder, options, progress, Clock.systemUTC());

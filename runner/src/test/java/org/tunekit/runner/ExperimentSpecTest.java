@@ -54,7 +54,7 @@ class ExperimentSpecTest {
         assertThat(s.maximize()).isTrue();
         assertThat(s.warnings()).isEmpty();
         assertThat(s.algorithmConfig().assessor().name()).isEqualTo("Medianstop");
-        assertThat(s.gpus()).isEqualTo(new GpuSettings(0, null, 1, false));
+        assertThat(s.gpus()).isEqualTo(new GpuConfig(null, null, 1, false));
         assertThat(s.workingDirectory()).as("tunekit run's own default, not NNI's ~/nni-experiments").isNull();
         assertThat(s.logLevel()).isEqualTo("info");
     }
@@ -115,14 +115,14 @@ class ExperimentSpecTest {
     void gpuSettingsComeFromTheLocalTrainingServiceAfterNnisShortcuts() throws Exception {
         ExperimentSpec s = ExperimentSpec.load(write(GOOD.replace("trialConcurrency: 2", "trialConcurrency: 2\ntrial_gpu_number: 2")
                 .replace("  useActiveGpu: false", "  use_active_gpu: true\n  max_trial_number_per_gpu: 2\n  gpu_indices: '3,1'")));
-        assertThat(s.gpus()).isEqualTo(new GpuSettings(2, java.util.List.of(3, 1), 2, true));
+        assertThat(s.gpus()).isEqualTo(new GpuConfig(2.0, java.util.List.of(3, 1), 2, true));
         assertThat(s.warnings()).isEmpty();
         // the training service's own value wins over the top level's, as in NNI
         ExperimentSpec own = ExperimentSpec.load(write(GOOD.replace("trialConcurrency: 2", "trialConcurrency: 2\ntrialGpuNumber: 2")
                 .replace("  useActiveGpu: false", "  useActiveGpu: false\n  trialGpuNumber: 1\n  gpuIndices: 0")));
-        assertThat(own.gpus()).isEqualTo(new GpuSettings(1, java.util.List.of(0), 1, false));
+        assertThat(own.gpus()).isEqualTo(new GpuConfig(1.0, java.util.List.of(0), 1, false));
         ExperimentSpec none = ExperimentSpec.load(write(GOOD.replace("trainingService:\n  platform: local\n  useActiveGpu: false\n", "")));
-        assertThat(none.gpus()).isEqualTo(GpuSettings.NONE);
+        assertThat(none.gpus()).isEqualTo(GpuConfig.NONE);
     }
 
     @Test
@@ -130,7 +130,7 @@ class ExperimentSpecTest {
         ExperimentSpec s = ExperimentSpec.load(write(GOOD.replace("  useActiveGpu: false",
                 "  useActiveGpu: true\n  trialGpuNumber: 1\n  maxTrialNumberPerGpu: 3\n  gpuIndices: [2, 0]")));
         ExperimentSpec stored = ExperimentSpec.fromJson(s.toJson());
-        assertThat(stored.gpus()).isEqualTo(new GpuSettings(1, java.util.List.of(2, 0), 3, true));
+        assertThat(stored.gpus()).isEqualTo(new GpuConfig(1.0, java.util.List.of(2, 0), 3, true));
         assertThat(stored.toJson()).isEqualTo(s.toJson());
     }
 
@@ -160,7 +160,7 @@ class ExperimentSpecTest {
         assertThat(s.algorithmConfig().tuner().className()).isEqualTo("my.Tuner");
         assertThat(s.algorithmConfig().tuner().codeDirectory()).isEqualTo(tmp.resolve("jars"));
         assertThat(s.algorithmConfig().assessor().name()).isEqualTo("Medianstop");
-        assertThat(s.gpus()).isEqualTo(GpuSettings.NONE);
+        assertThat(s.gpus()).isEqualTo(GpuConfig.NONE);
         assertThat(ExperimentSpec.fromJson(s.toJson()).toJson()).isEqualTo(s.toJson());
     }
 
@@ -209,7 +209,7 @@ class ExperimentSpecTest {
                 """));
         assertThat(snake).isEqualTo(camel);
         assertThat(mixed).isEqualTo(camel);
-        assertThat(camel.gpus()).isEqualTo(new GpuSettings(0, java.util.List.of(1), 1, false));
+        assertThat(camel.gpus()).isEqualTo(new GpuConfig(null, java.util.List.of(1), 1, false));
     }
 
     @Test

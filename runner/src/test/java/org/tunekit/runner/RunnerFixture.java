@@ -47,6 +47,8 @@ final class RunnerFixture {
     Duration silence = Duration.ofMinutes(10);
     LocalRunner.TrialChannels channels = LocalRunner.TrialChannels.BOTH;
     boolean includeIntermediate;
+    /** No nvidia-smi unless a test puts a stand-in on this path. */
+    org.tunekit.gpus.NvidiaSmi nvidiaSmi = org.tunekit.gpus.NvidiaSmi.onPath(null);
     ExperimentStore store;
     Path folder;
 
@@ -91,7 +93,7 @@ final class RunnerFixture {
     }
 
     LocalRunner runner(ExperimentSpec spec) {
-        var options = new LocalRunner.Options(List.of(), stopGrace, silence, includeIntermediate, null, channels);
+        var options = new LocalRunner.Options(List.of(), stopGrace, silence, includeIntermediate, null, channels, nvidiaSmi);
         return new LocalRunner(spec, folder, options, Progress.silent(), Clock.systemUTC());
     }
 

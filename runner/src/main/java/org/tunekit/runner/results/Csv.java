@@ -17,7 +17,7 @@ final class Csv {
     static final String INTERMEDIATE = "intermediate.csv";
 
     static final List<String> TRIAL_COLUMNS = List.of("sequence", "trial_job_id", "parameter_id", "status",
-            "final_value", "started", "ended", "duration_s", "exit_code", "message");
+            "final_value", "started", "ended", "duration_s", "exit_code", "message", "gpus");
 
     private static final Gson GSON = new GsonBuilder().serializeSpecialFloatingPointValues().create();
 
@@ -97,6 +97,8 @@ final class Csv {
             row.add(Values.duration(t).map(d -> BigDecimal.valueOf(d.toMillis(), 3).toPlainString()).orElse(""));
             row.add(t.exitCode() == null ? "" : t.exitCode().toString());
             row.add(t.message());
+            // as CUDA_VISIBLE_DEVICES had them: "0,2"; empty when none were given or GPUs were not scheduled
+            row.add(t.gpus() == null ? "" : String.join(",", t.gpus().stream().map(String::valueOf).toList()));
             Map<List<String>, Object> flat = Values.flatten(t.parameters());
             for (List<String> path : paths) {
                 row.add(field(flat.get(path)));

@@ -173,11 +173,15 @@ final class HtmlReport {
     /** Trials as a table: ranked (rank, no exit code or message) or all in order of sequence. */
     private static void trialTable(StringBuilder h, List<TrialRecord> trials, boolean ranked) {
         List<String> names = Values.parameterNames(trials);
+        boolean gpus = trials.stream().anyMatch(t -> t.gpus() != null);
         h.append("<div class=\"scroll\">\n<table>\n<thead><tr>");
         h.append(ranked ? "<th class=\"num\">#</th>" : "<th class=\"num\">sequence</th>");
         h.append("<th>trial</th><th class=\"num\">value</th><th>status</th><th class=\"num\">duration</th>");
         if (!ranked) {
             h.append("<th class=\"num\">exit</th><th>message</th>");
+        }
+        if (gpus) {
+            h.append("<th>GPUs</th>");
         }
         for (String n : names) {
             h.append("<th>").append(esc(n)).append("</th>");
@@ -195,6 +199,10 @@ final class HtmlReport {
             if (!ranked) {
                 h.append("<td class=\"num\">").append(t.exitCode() == null ? "" : t.exitCode()).append("</td>");
                 h.append("<td class=\"message\">").append(t.message() == null ? "" : esc(t.message())).append("</td>");
+            }
+            if (gpus) {
+                h.append("<td>").append(t.gpus() == null ? "" : t.gpus().isEmpty() ? "none"
+                        : esc(String.join(",", t.gpus().stream().map(String::valueOf).toList()))).append("</td>");
             }
             Map<String, Object> p = t.parameters();
             for (String n : names) {

@@ -25,7 +25,7 @@ class CsvTest {
     private static ExperimentResults sample() {
         TrialRecord failed = new TrialRecord(1, "B,2", 7, Map.of("lr", 0.5, "optimizer",
                 Map.of("_name", "sgd", "momentum", 0.9)), TrialStatus.FAILED, null, null, List.of(0.1, Double.NaN),
-                T0, T0.plusMillis(1500), 137, NASTY);
+                T0, T0.plusMillis(1500), 137, NASTY, List.of(0, 2));
         return experiment(true, List.of(
                 trial(0, TrialStatus.SUCCEEDED, 0.25, Map.of("lr", 1e-5, "optimizer", Map.of("_name", "adam",
                         "lr", 0.01), "layers", List.of(64L, 32L), "status", "x"), List.of(0.1, 0.2, 0.25), 90),
@@ -39,13 +39,13 @@ class CsvTest {
         ResultsOutput.writeCsv(sample(), dir);
         String text = Files.readString(dir.resolve("trials.csv"), StandardCharsets.UTF_8);
         assertThat(text).startsWith("sequence,trial_job_id,parameter_id,status,final_value,started,ended,duration_s,"
-                + "exit_code,message,layers,lr,optimizer,optimizer.lr,optimizer.momentum,param.status\r\n");
-        assertThat(text).contains("\r\n0,T0000,0,SUCCEEDED,0.25,2026-03-01T10:00:00Z,2026-03-01T10:01:30Z,90.000,0,,"
+                + "exit_code,message,gpus,layers,lr,optimizer,optimizer.lr,optimizer.momentum,param.status\r\n");
+        assertThat(text).contains("\r\n0,T0000,0,SUCCEEDED,0.25,2026-03-01T10:00:00Z,2026-03-01T10:01:30Z,90.000,0,,,"
                 + "\"[64,32]\",1.0E-5,adam,0.01,,x\r\n");
         List<List<String>> rows = parse(text);
-        assertThat(rows).hasSize(4).allSatisfy(row -> assertThat(row).hasSize(16));
+        assertThat(rows).hasSize(4).allSatisfy(row -> assertThat(row).hasSize(17));
         assertThat(rows.get(2)).containsExactly("1", "B,2", "7", "FAILED", "", "2026-03-01T10:00:00Z",
-                "2026-03-01T10:00:01.500Z", "1.500", "137", NASTY, "", "0.5", "sgd", "", "0.9", "");
+                "2026-03-01T10:00:01.500Z", "1.500", "137", NASTY, "0,2", "", "0.5", "sgd", "", "0.9", "");
         assertThat(rows.get(3).subList(3, 5)).containsExactly("EARLY_STOPPED", "NaN");
     }
 
@@ -66,7 +66,7 @@ class CsvTest {
                     "intermediate.csv");
         }
         assertThat(Files.readString(sub.resolve("trials.csv"))).isEqualTo("sequence,trial_job_id,parameter_id,"
-                + "status,final_value,started,ended,duration_s,exit_code,message\r\n");
+                + "status,final_value,started,ended,duration_s,exit_code,message,gpus\r\n");
     }
 
     @Test
