@@ -72,6 +72,11 @@ class NniLauncherIT {
     }
 
     private Run tunekit(String... args) throws Exception {
+        return tunekitWithPath(null, args);
+    }
+
+    /** Runs tunekit with {@code bin} first on its PATH (and on that of the manager it starts), when not null. */
+    private Run tunekitWithPath(Path bin, String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(TunekitProcess.HOME.resolve("tunekit").toString());
         cmd.addAll(List.of(args));
@@ -79,6 +84,9 @@ class NniLauncherIT {
         pb.environment().put("HOME", home.toString());
         pb.environment().put("TUNEKIT_NO_BUILD", "1");
         pb.environment().remove("TUNEKIT_NNI_NODE");
+        if (bin != null) {
+            pb.environment().put("PATH", bin + File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
+        }
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -203,6 +211,52 @@ class NniLauncherIT {
             assertThat(Files.readString(logDir.resolve("dispatcher.log"))).contains("tuner checkpoint loaded");
             assertThat(tunekit("nni", "stop", "--all").status()).isZero();
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+            pid = null;
+        } finally {
+            cleanUp(pid);
+        }
+    }
+
+    @Test
+    void nnisManagerSchedulesGpuTrialsOntoTheGpusTunekitReports() throws Exception {
+        // a stand-in nvidia-smi: four GPUs, GPU 1 running another program; the manager asks tunekit for them
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        org.tunekit.gpus.FakeNvidiaSmi.write(bin, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS_PROCESSES);
+        Path exp = Files.createDirectories(tmp.resolve("gpu-exp"));
+        Files.copy(TunekitProcess.HOME.resolve("examples/shell-trial/trial.sh"), exp.resolve("trial.sh"));
+        Path seen = Files.createDirectories(exp.resolve("seen"));
+        Files.writeString(exp.resolve("gpu-trial.sh"), "printf '%s' \"${CUDA_VISIBLE_DEVICES-unset}\" > \"" + seen + "/$NNI_TRIAL_JOB_ID\"\n"
+                + "exec sh trial.sh\n");
+        Files.writeString(exp.resolve("config.yml"), """
+                searchSpace: {x: {_type: uniform, _value: [-5, 5]}, y: {_type: uniform, _value: [-5, 5]}}
+                trialCommand: sh gpu-trial.sh
+                trialCodeDirectory: .
+                trialConcurrency: 2
+                maxTrialNumber: 4
+                trialGpuNumber: 1
+                tuner: {name: Random, classArgs: {seed: 3}}
+                trainingService: {platform: local, useActiveGpu: false}
+                """);
+        Long pid = null;
+        try {
+            Run created = tunekitWithPath(bin, "nni", "create", "--config", exp.resolve("config.yml").toString(), "--port", String.valueOf(port),
+                    "--nni-node", DIST.toString());
+            assertThat(created.status()).as(created.out()).isZero();
+            Matcher m = ID.matcher(created.out());
+            assertThat(m.find()).as(created.out()).isTrue();
+            pid = ((Number) registryEntry(m.group(1)).get("pid")).longValue();
+            assertThat(waitForStatus(List.of("DONE", "ERROR"), Duration.ofMinutes(3))).as(get("/check-status").toString()).isEqualTo("DONE");
+            List<?> trials = (List<?>) get("/trial-jobs").get("list");
+            assertThat(trials).hasSize(4).allSatisfy(t -> assertThat(((Map<?, ?>) t).get("status")).isEqualTo("SUCCEEDED"));
+            List<String> gpus = new ArrayList<>();
+            try (var files = Files.list(seen)) {
+                for (Path f : files.toList()) {
+                    gpus.add(Files.readString(f));
+                }
+            }
+            // NNI's own scheduler placed each trial on one idle GPU: never GPU 1, which another program uses
+            assertThat(gpus).hasSize(4).allMatch(g -> g.equals("0") || g.equals("2") || g.equals("3"));
+            assertThat(tunekit("nni", "stop").status()).isZero();
             pid = null;
         } finally {
             cleanUp(pid);

@@ -301,6 +301,54 @@ class RunnerIT {
     }
 
     @Test
+    void gpuTrialsGetTheGpusOfTheStandInNvidiaSmiAndTheResultsSayWhich() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        org.tunekit.gpus.FakeNvidiaSmi.write(bin, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS_PROCESSES);
+        Path code = Files.createDirectories(tmp.resolve("code"));
+        Files.writeString(code.resolve("t.sh"), """
+                printf '%s' "${CUDA_VISIBLE_DEVICES-unset}" > "$NNI_OUTPUT_DIR/gpus.txt"
+                id=$(sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p' "$NNI_SYS_DIR/parameter.cfg")
+                sleep 0.3
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"1\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                printf 'ME%06d%s\\n' "$(printf '%s\\n' "$body" | wc -c)" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                """);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, """
+                searchSpace: {x: {_type: uniform, _value: [0, 1]}}
+                trial_command: sh t.sh
+                trial_concurrency: 3
+                max_trial_number: 6
+                trial_gpu_number: 1
+                tuner: {name: Random, classArgs: {seed: 2}}
+                training_service: {platform: local, use_active_gpu: false}
+                """);
+        String path = bin + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", "");
+        Run r = tunekit(List.of("run", config.toString()), Map.of("PATH", path));
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        Path folder = tmp.resolve("experiments").resolve(experimentId(r.out()));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("experiment.db"));
+             ResultSet rows = c.createStatement().executeQuery("SELECT job_id, gpus FROM trials")) {
+            int n = 0;
+            while (rows.next()) {
+                n++;
+                String gpus = rows.getString(2);
+                // GPU 1 runs another program: the trials get 0, 2 and 3, and see what the store says
+                assertThat(gpus).isIn("0", "2", "3");
+                assertThat(Files.readString(folder.resolve("trials").resolve(rows.getString(1)).resolve("gpus.txt"))).isEqualTo(gpus);
+            }
+            assertThat(n).isEqualTo(6);
+        }
+        assertThat(Files.readString(folder.resolve("trials.csv")).lines().findFirst().orElseThrow()).contains(",gpus");
+
+        // more GPUs than the machine has: refused before anything starts
+        Files.writeString(config, Files.readString(config).replace("trial_gpu_number: 1", "trial_gpu_number: 8"));
+        Run refused = tunekit(List.of("run", config.toString()), Map.of("PATH", path));
+        assertThat(refused.status()).isEqualTo(2);
+        assertThat(refused.err()).contains("trialGpuNumber 8").contains("4 GPUs");
+    }
+
+    @Test
     void aFailingTrialAndAHangingOneAreRecordedAndTheRunEnds() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
         Files.writeString(code.resolve("t.sh"), """
