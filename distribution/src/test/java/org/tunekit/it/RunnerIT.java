@@ -59,6 +59,23 @@ class RunnerIT {
         return m.group(1);
     }
 
+    /**
+     * A trial on NNI 2.x's file channel (no curl needed): reads x and its parameter id from parameter.cfg,
+     * runs {@code before}, appends its final result x as one frame to .nni/metrics, then runs {@code after}.
+     */
+    private static String fileTrial(String before, String after) {
+        return """
+                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
+                x=$(printf '%s' "$p" | sed -n 's/.*"x": *\\([-0-9.eE+]*\\).*/\\1/p')
+                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
+                """ + before + """
+                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
+                mkdir -p "$NNI_SYS_DIR/.nni"
+                n=$(printf '%s\\n' "$body" | wc -c)
+                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
+                """ + after;
+    }
+
     @Test
     void theJavaExampleRunsEndToEndWithEarlyStoppingAndATable() throws Exception {
         Run r = tunekit(List.of("run", "examples/java-trial/config.yml"), Map.of());
@@ -144,17 +161,7 @@ class RunnerIT {
     @Test
     void aRunnerKilledWithSigkillResumesWithoutLosingOrRepeatingAnything() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
-        // a trial on NNI 2.x's file channel (no curl needed): reads parameter.cfg, appends one frame
-        Files.writeString(code.resolve("t.sh"), """
-                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
-                x=$(printf '%s' "$p" | sed -n 's/.*"x": *\\([-0-9.eE+]*\\).*/\\1/p')
-                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
-                sleep 0.4
-                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
-                mkdir -p "$NNI_SYS_DIR/.nni"
-                n=$(printf '%s\\n' "$body" | wc -c)
-                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
-                """);
+        Files.writeString(code.resolve("t.sh"), fileTrial("sleep 0.4\n", ""));
         Path config = code.resolve("config.yml");
         Files.writeString(config, """
                 searchSpace: {x: {_type: uniform, _value: [0, 1]}}
@@ -212,17 +219,7 @@ class RunnerIT {
     void killsAtRandomMomentsNeverRunATrialWhoseFinalResultWasStored() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
         // reports its final result, then takes a while to end: a kill in between finds the result stored
-        Files.writeString(code.resolve("t.sh"), """
-                p=$(cat "$NNI_SYS_DIR/parameter.cfg")
-                x=$(printf '%s' "$p" | sed -n 's/.*"x": *\\([-0-9.eE+]*\\).*/\\1/p')
-                id=$(printf '%s' "$p" | sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p')
-                sleep 0.2
-                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
-                mkdir -p "$NNI_SYS_DIR/.nni"
-                n=$(printf '%s\\n' "$body" | wc -c)
-                printf 'ME%06d%s\\n' "$n" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
-                sleep 0.8
-                """);
+        Files.writeString(code.resolve("t.sh"), fileTrial("sleep 0.2\n", "sleep 0.8\n"));
         Path config = code.resolve("config.yml");
         Files.writeString(config, """
                 searchSpace: {x: {_type: uniform, _value: [0, 1]}}
@@ -305,14 +302,7 @@ class RunnerIT {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         org.tunekit.gpus.FakeNvidiaSmi.write(bin, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS, org.tunekit.gpus.FakeNvidiaSmi.FOUR_GPUS_PROCESSES);
         Path code = Files.createDirectories(tmp.resolve("code"));
-        Files.writeString(code.resolve("t.sh"), """
-                printf '%s' "${CUDA_VISIBLE_DEVICES-unset}" > "$NNI_OUTPUT_DIR/gpus.txt"
-                id=$(sed -n 's/.*"parameter_id": *\\([0-9]*\\).*/\\1/p' "$NNI_SYS_DIR/parameter.cfg")
-                sleep 0.3
-                body="{\\"parameter_id\\": $id, \\"trial_job_id\\": \\"$NNI_TRIAL_JOB_ID\\", \\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"1\\"}"
-                mkdir -p "$NNI_SYS_DIR/.nni"
-                printf 'ME%06d%s\\n' "$(printf '%s\\n' "$body" | wc -c)" "$body" >> "$NNI_SYS_DIR/.nni/metrics"
-                """);
+        Files.writeString(code.resolve("t.sh"), fileTrial("printf '%s' \"${CUDA_VISIBLE_DEVICES-unset}\" > \"$NNI_OUTPUT_DIR/gpus.txt\"\nsleep 0.3\n", ""));
         Path config = code.resolve("config.yml");
         Files.writeString(config, """
                 searchSpace: {x: {_type: uniform, _value: [0, 1]}}

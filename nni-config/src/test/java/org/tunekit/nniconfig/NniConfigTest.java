@@ -333,6 +333,17 @@ class NniConfigTest {
     }
 
     @Test
+    void aFractionOfAGpuIsReadAndNamedForTheDoorsThatTakeWholeGpusOnly() throws Exception {
+        String local = GOOD_REST.replace("{platform: local}", "{platform: local, useActiveGpu: true}");
+        NniConfig.Result half = convert(local + "trial_gpu_number: 0.5\n");
+        assertThat(half.json().get("trialGpuNumber")).isEqualTo(0.5);
+        assertThat(half.fractionalGpus()).isEqualTo("trialGpuNumber");
+        NniConfig.Result own = convert(GOOD_REST.replace("{platform: local}", "{platform: local, useActiveGpu: true, trialGpuNumber: 0.25}"));
+        assertThat(own.fractionalGpus()).isEqualTo("trainingService.trialGpuNumber");
+        assertThat(convert(local + "trialGpuNumber: 2\n").fractionalGpus()).isNull();
+    }
+
+    @Test
     void badGpuSettingsAreNamedWithTheirPath() {
         String local = "{platform: local, useActiveGpu: false, gpuIndices: GPUS}";
         String gpus = GOOD_REST.replace("{platform: local}", local) + "trialGpuNumber: 1\n";
@@ -340,9 +351,9 @@ class NniConfigTest {
         assertRefused(gpus.replace("GPUS", "[0, 0]"), "trainingService.gpuIndices[1]: GPU index 0 appears twice in [0, 0]");
         assertRefused(gpus.replace("GPUS", "[-1]"), "trainingService.gpuIndices[0]: GPU indices cannot be negative, got -1");
         assertRefused(gpus.replace("GPUS", "'0,one'"), "trainingService.gpuIndices: '0,one' is not a list of GPU indices");
-        // NNI's config classes take an integer here (Optional[int]); a fraction of a GPU comes from maxTrialNumberPerGpu
-        assertRefused(gpus.replace("GPUS", "[0]").replace("trialGpuNumber: 1", "trial_gpu_number: 0.5"),
-                "trialGpuNumber: must be an integer, got 0.5 (a number with a fraction)");
+        // a whole number, or (Tunekit's own) a fraction below 1; NNI's config classes take an integer only
+        assertRefused(gpus.replace("GPUS", "[0]").replace("trialGpuNumber: 1", "trial_gpu_number: 1.5"),
+                "trialGpuNumber: must be a number of GPUs: a whole number, or a fraction below 1 to share a GPU, got 1.5");
         assertRefused(GOOD_REST.replace("{platform: local}", "{platform: local, trialGpuNumber: 1}"),
                 "trainingService.useActiveGpu: required with trialGpuNumber");
         assertRefused(GOOD_REST.replace("{platform: local}", "{platform: local, max_trial_number_per_gpu: 2}"),

@@ -75,6 +75,22 @@ class CreateCommandTest {
     }
 
     @Test
+    void aFractionOfAGpuIsRefusedBecauseNnisManagerTakesWholeGpus() throws Exception {
+        Run r = create("""
+                searchSpace: {x: {_type: choice, _value: [1, 2]}}
+                trialCommand: sh t.sh
+                trialCodeDirectory: code
+                trialConcurrency: 2
+                tuner: {name: TPE}
+                trainingService: {platform: local, useActiveGpu: false, trialGpuNumber: 0.5}
+                """, "half");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("trainingService.trialGpuNumber: NNI's manager takes a whole number of GPUs")
+                .contains("maxTrialNumberPerGpu: 2");
+    }
+
+    @Test
     void aBadValueIsNamedByItsPathAndNothingIsPrinted() throws Exception {
         Run r = create("""
                 search_space: {x: {_type: choice, _value: [1, 2]}}

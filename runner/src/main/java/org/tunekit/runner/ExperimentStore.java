@@ -293,7 +293,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
                     Instant end = r.wasNull() ? null : Instant.ofEpochMilli(endMs);
                     int exit = r.getInt(10);
                     Integer exitCode = r.wasNull() ? null : exit;
-                    trials.add(new TrialRecord(r.getInt(1), job, r.getLong(3), parametersOf(r.getString(4)), TrialStatus.valueOf(r.getString(5)),
+                    trials.add(new TrialRecord(r.getInt(1), job, r.getLong(3), org.tunekit.runner.manager.ExperimentManager.parametersOf(r.getString(4)), TrialStatus.valueOf(r.getString(5)),
                             finalValue, finalText == null ? null : metricOf(finalText), curves.getOrDefault(job, List.of()),
                             Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11), gpus(r.getString(12))));
                 }
@@ -303,18 +303,6 @@ final class ExperimentStore implements AutoCloseable, Journal {
         } catch (SQLException e) {
             rollback();
             throw new RunnerException("cannot read the results: " + e.getMessage(), e);
-        }
-    }
-
-    /** The parameters of a stored parameter record, as plain JSON values. */
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> parametersOf(String record) {
-        try {
-            Object r = JsonCodec.parse(record, "a stored parameter record");
-            Object p = r instanceof Map<?, ?> m ? m.get("parameters") : null;
-            return p instanceof Map<?, ?> pm ? new LinkedHashMap<>((Map<String, Object>) pm) : Map.of();
-        } catch (ProtocolException e) {
-            return Map.of();
         }
     }
 
