@@ -153,8 +153,8 @@ class RunnerIT {
                 """);
         Run r = tunekit(List.of("run", config.toString()), Map.of());
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).startsWith("tunekit run: trainingService.platform: 'remote' is a valid config, but tunekit run does not "
-                + "run trials on remote machines yet");
+        assertThat(r.err()).startsWith("tunekit run: trainingService.platform: \"remote\" is a valid config, but tunekit run runs "
+                + "trials on local;");
         assertThat(tmp.resolve("experiments")).doesNotExist();
     }
 

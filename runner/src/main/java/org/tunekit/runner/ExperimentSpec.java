@@ -21,6 +21,8 @@ import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.nniconfig.NniConfig;
+import org.tunekit.runner.manager.TrainingServiceProvider;
+import org.tunekit.runner.manager.TrainingServices;
 import org.tunekit.sdk.JsonValues;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
 import org.tunekit.sdk.space.SearchSpace;
@@ -54,11 +56,13 @@ import org.tunekit.sdk.space.SearchSpace;
  *                             the objective on the {@code default} key, else the first objective, is minimised)
  * @param warnings             what was accepted but is ignored here
  * @param gpus                 the local training service's GPU settings
+ * @param trainingService      the training service entry as NNI's reader made it ({@code platform} and its keys); for
+ *                             {@code local}, just the platform (its GPU settings are {@code gpus})
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
                       int trialConcurrency, long maxTrialNumber, Duration maxExperimentDuration, Duration maxTrialDuration,
                       Map<String, Object> algorithms, Path workingDirectory, String logLevel, boolean maximize, List<String> warnings,
-                      GpuConfig gpus) {
+                      GpuConfig gpus, Map<String, Object> trainingService) {
 
     /** Top-level keys of NNI's v2 config that matter only to NNI's manager or its other training services. */
     private static final List<String> IGNORED = List.of("nniManagerIp", "tunerGpuIndices", "sharedStorage");
@@ -73,6 +77,13 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         algorithms = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(algorithms));
         warnings = List.copyOf(warnings);
         gpus = gpus == null ? GpuConfig.NONE : gpus;
+        trainingService = trainingService == null ? Map.of("platform", "local")
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(trainingService));
+    }
+
+    /** Where trials run: {@code trainingService.platform}. */
+    String platform() {
+        return (String) trainingService.get("platform");
     }
 
     /** Reads and checks a config file (YAML or JSON). */
@@ -115,7 +126,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
                 warnings.add(k + ": ignored (it matters only to NNI's manager or its remote training services)");
             }
         }
-        Map<String, Object> service = localService(c.get("trainingService"));
+        Map<String, Object> service = service(c.get("trainingService"));
         if (Boolean.TRUE.equals(service.get("reuseMode"))) {
             warnings.add("trainingService.reuseMode: ignored (tunekit run starts every trial as a new process)");
         }
@@ -172,7 +183,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
 
         Path workDir = nni.given().contains("experimentWorkingDirectory") ? nni.workingDirectory() : null;
-        GpuConfig gpus = gpus(service);
+        boolean local = "local".equals(service.get("platform"));
+        GpuConfig gpus = local ? gpus(service) : GpuConfig.NONE;
         if (gpus.trialGpuNumber() != null && gpus.trialGpuNumber() > 0 && gpus.useActiveGpu() == null) {
             // what NNI's reader asks of a local training service, also when the config leaves the service out
             throw new ConfigException("trainingService.useActiveGpu: required with trialGpuNumber: true if the machine has a GUI (its GPUs "
@@ -183,27 +195,28 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             warnings.add("trainingService.gpuIndices: has no effect without trialGpuNumber (GPUs are not scheduled, trials see every GPU)");
         }
         return new ExperimentSpec(configFile, nni.experimentName(), space, command.strip(), code, (int) concurrency, maxTrials,
-                maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus);
+                maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus,
+                local ? Map.of("platform", "local") : service);
     }
 
-    /** The training service, which must be this machine's. */
+    /** The training service: this machine's, or one a {@link TrainingServiceProvider} on the class path serves. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> localService(Object ts) {
+    private static Map<String, Object> service(Object ts) {
         if (ts instanceof List<?>) {
             throw new ConfigException("trainingService: a list of training services (NNI's hybrid mode) is a valid config, but "
-                    + "tunekit run runs trials on this machine only ('platform: local') and does not run hybrid experiments yet; "
+                    + "tunekit run runs one kind of training service at a time and does not run hybrid experiments yet; "
                     + "to run it as it is, run it under NNI's manager (tunekit nni create --config FILE)");
         }
         Map<String, Object> s = (Map<String, Object>) ts;
         Object platform = s.get("platform");
-        if ("remote".equals(platform)) {
-            throw new ConfigException("trainingService.platform: 'remote' is a valid config, but tunekit run does not run trials on "
-                    + "remote machines yet; use 'platform: local' to run them on this machine, or run the experiment under NNI's "
-                    + "manager (tunekit nni create --config FILE)");
+        if ("local".equals(platform)) {
+            return s;
         }
-        if (!"local".equals(platform)) {
-            throw new ConfigException("trainingService.platform: tunekit run runs trials on this machine only ('local'), got "
-                    + JsonValues.describe(platform) + "; to run trials on other machines, run the experiment under NNI's manager "
+        java.util.Set<String> served = new java.util.TreeSet<>(TrainingServices.all().keySet());
+        if (!served.contains(platform)) {
+            served.add("local");
+            throw new ConfigException("trainingService.platform: " + JsonValues.describe(platform) + " is a valid config, but tunekit run "
+                    + "runs trials on " + String.join(", ", served) + "; to run it as it is, run the experiment under NNI's manager "
                     + "with Tunekit as its tuner (tunekit nni create --config FILE, see the README)");
         }
         return s;
@@ -254,6 +267,10 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
         if (logLevel != null) {
             m.put("logLevel", logLevel);
+        }
+        if (!"local".equals(platform())) {
+            m.put("trainingService", trainingService);
+            return JsonCodec.write(m);
         }
         Map<String, Object> service = new LinkedHashMap<>();
         service.put("platform", "local");

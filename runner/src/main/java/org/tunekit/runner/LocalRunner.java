@@ -10,6 +10,10 @@ import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.runner.manager.ExperimentManager;
 import org.tunekit.runner.manager.ManagerException;
 import org.tunekit.runner.manager.ManagerSettings;
+import org.tunekit.runner.manager.TrainingService;
+import org.tunekit.runner.manager.TrainingServiceContext;
+import org.tunekit.runner.manager.TrainingServiceProvider;
+import org.tunekit.runner.manager.TrainingServices;
 
 /**
  * {@code tunekit run}'s experiment: the {@link ExperimentManager}'s loop over {@link LocalProcesses},
@@ -28,9 +32,11 @@ final class LocalRunner {
      * @param sdkJar                     the SDK's jar, given to trials as {@code TUNEKIT_SDK_JAR}, or {@code null}
      * @param channels                   the trial channels served
      * @param nvidiaSmi                  where this machine's GPUs are read from
+     * @param serviceOptions             options for a training service other than the local one, by name
+     *                                   (see {@link org.tunekit.runner.manager.TrainingServiceContext#options})
      */
     record Options(List<Path> plugins, Duration stopGrace, Duration silenceTimeout, boolean includeIntermediateResults, Path sdkJar,
-                   TrialChannels channels, org.tunekit.gpus.NvidiaSmi nvidiaSmi) {}
+                   TrialChannels channels, org.tunekit.gpus.NvidiaSmi nvidiaSmi, java.util.Map<String, String> serviceOptions) {}
 
     /**
      * Which of NNI's trial channels the trials get. A trial written for NNI picks its channel from its
@@ -61,18 +67,38 @@ final class LocalRunner {
     private final Options options;
     private final ExperimentManager manager;
 
-    LocalRunner(ExperimentSpec spec, Path directory, Options options, Progress progress, Clock clock) {
+    /**
+     * @param directory the experiment's folder
+     * @param id        the experiment's id
+     */
+    LocalRunner(ExperimentSpec spec, Path directory, String id, Options options, Progress progress, Clock clock) {
         this.spec = spec;
         this.options = options;
         ManagerSettings settings = new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(),
                 spec.maxExperimentDuration(), spec.maxTrialDuration(), options.silenceTimeout(), options.stopGrace());
-        org.tunekit.gpus.GpuSettings gpus = spec.gpus().scheduling();
-        LocalGpus local = gpus == null ? null : new LocalGpus(gpus, options.nvidiaSmi(), clock);
-        this.manager = new ExperimentManager(settings, new LocalProcesses(spec, directory, options, local), channel -> {
+        this.manager = new ExperimentManager(settings, service(spec, directory, id, options, clock), channel -> {
             AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.plugins());
             DispatcherSettings ds = new DispatcherSettings(false, null, options.includeIntermediateResults(), DISPATCHER_STOP_TIMEOUT);
             return Dispatchers.create(channel, spec.algorithmConfig(), catalog, ds);
         }, progress, clock);
+    }
+
+    /** This machine's processes, or the service of the config's platform. */
+    private static TrainingService service(ExperimentSpec spec, Path directory, String id, Options options, Clock clock) {
+        if ("local".equals(spec.platform())) {
+            org.tunekit.gpus.GpuSettings gpus = spec.gpus().scheduling();
+            return new LocalProcesses(spec, directory, options, gpus == null ? null : new LocalGpus(gpus, options.nvidiaSmi(), clock));
+        }
+        TrainingServiceProvider provider = TrainingServices.all().get(spec.platform());
+        if (provider == null) {
+            throw new ConfigException("trainingService.platform: no training service for '" + spec.platform() + "' on the class path");
+        }
+        try {
+            return provider.create(new TrainingServiceContext(id, spec.trainingService(), spec.trialCommand(), spec.trialCodeDirectory(),
+                    directory, spec.maxTrialDuration(), options.serviceOptions()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
     }
 
     /** The error that ended the run, or {@code null}. */

@@ -63,6 +63,11 @@ public final class RunCommand implements Callable<Integer> {
                     + "channel only) or file (NNI 2.x's parameter.cfg and .nni/metrics only).")
     String trialChannel;
 
+    @Option(names = "--accept-new-hosts",
+            description = "With platform: remote, trust a machine whose host key is not yet in ~/.ssh/known_hosts, and add it there "
+                    + "(a changed key is still refused).")
+    boolean acceptNewHosts;
+
     @Option(names = "--top", paramLabel = "N", description = "Trials in the final table (default: ${DEFAULT-VALUE}).")
     int top = 10;
 
@@ -118,10 +123,10 @@ public final class RunCommand implements Callable<Integer> {
             LocalRunner.TrialChannels channels = channels(trialChannel);
             stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
             var options = new LocalRunner.Options(DispatchCommand.pluginDirectories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels,
-                    org.tunekit.gpus.NvidiaSmi.onProcessPath());
+                    org.tunekit.gpus.NvidiaSmi.onProcessPath(), serviceOptions());
             boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
             progress = new Progress(out, terminal, experiment.maximize());
-            runner = new LocalRunner(experiment, folder, options, progress, Clock.systemUTC());
+            runner = new LocalRunner(experiment, folder, id, options, progress, Clock.systemUTC());
             // the algorithms are found and created before the experiment is recorded
             runner.prepare();
             if (created) {
@@ -237,6 +242,13 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ConfigException("--trial-channel: must be both, http or file, got '" + name + "'");
         }
+    }
+
+    /** The options a training service other than the local one reads. */
+    private Map<String, String> serviceOptions() {
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put("acceptNewHosts", Boolean.toString(acceptNewHosts));
+        return o;
     }
 
     /** The SDK's jar, for Java trials ({@code TUNEKIT_SDK_JAR}). */

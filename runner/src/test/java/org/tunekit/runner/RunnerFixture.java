@@ -93,8 +93,8 @@ final class RunnerFixture {
     }
 
     LocalRunner runner(ExperimentSpec spec) {
-        var options = new LocalRunner.Options(List.of(), stopGrace, silence, includeIntermediate, null, channels, nvidiaSmi);
-        return new LocalRunner(spec, folder, options, Progress.silent(), Clock.systemUTC());
+        var options = new LocalRunner.Options(List.of(), stopGrace, silence, includeIntermediate, null, channels, nvidiaSmi, Map.of());
+        return new LocalRunner(spec, folder, folder.getFileName().toString(), options, Progress.silent(), Clock.systemUTC());
     }
 
     ExperimentResults results() {
