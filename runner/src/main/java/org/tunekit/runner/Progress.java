@@ -139,7 +139,11 @@ final class Progress implements org.tunekit.runner.manager.ManagerListener {
         int total = done + failed + early + cancelled;
         StringBuilder b = new StringBuilder();
         b.append('[').append(total).append(s.maxTrials() > 0 ? "/" + s.maxTrials() : "").append("] ");
-        b.append(done).append(" done, ").append(s.running()).append(" running, ").append(failed).append(" failed, ")
+        b.append(done).append(" done, ").append(s.running()).append(" running, ");
+        if (s.waiting() > 0) {
+            b.append(s.waiting()).append(" waiting, ");
+        }
+        b.append(failed).append(" failed, ")
                 .append(early).append(" stopped early");
         if (cancelled > 0) {
             b.append(", ").append(cancelled).append(" cancelled");

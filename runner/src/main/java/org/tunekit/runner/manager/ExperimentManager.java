@@ -831,7 +831,7 @@ public final class ExperimentManager {
     }
 
     private ManagerListener.Snapshot snapshot() {
-        return new ManagerListener.Snapshot(running.size(), used, settings.maxTrialNumber(), Duration.between(start, clock.instant()),
+        return new ManagerListener.Snapshot(running.size(), pending.size(), used, settings.maxTrialNumber(), Duration.between(start, clock.instant()),
                 deadline == null ? null : Duration.between(clock.instant(), deadline));
     }
 

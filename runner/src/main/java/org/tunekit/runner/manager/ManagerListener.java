@@ -10,12 +10,13 @@ public interface ManagerListener {
      * The manager's counters at one moment.
      *
      * @param running        trials running
+     * @param waiting        trials whose parameters are in and that wait to start (for a free GPU)
      * @param started        trials started in the experiment (the budget used)
      * @param maxTrials      the trial budget, or 0
      * @param elapsed        time since this manager started
      * @param untilDeadline  time left before maxExperimentDuration, or {@code null}
      */
-    record Snapshot(int running, long started, long maxTrials, Duration elapsed, Duration untilDeadline) {}
+    record Snapshot(int running, int waiting, long started, long maxTrials, Duration elapsed, Duration untilDeadline) {}
 
     /** A trial that ended before this manager started (a resumed experiment), so that counts and the best so far cover the whole experiment. */
     default void earlier(String trialJobId, int sequence, TrialStatus status, Double finalValue) {}
