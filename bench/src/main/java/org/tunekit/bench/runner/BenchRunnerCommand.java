@@ -58,15 +58,24 @@ public final class BenchRunnerCommand implements Callable<Integer> {
     @Option(names = "--repeat", description = "Runs of the 6-trial experiment (default: ${DEFAULT-VALUE}).")
     int repeat = 5;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Write runner-overhead.md here.")
+    @Option(names = "--training-service", paramLabel = "FILE",
+            description = "A YAML file holding the experiments' trainingService entry (default: this machine's, platform: local), to "
+                    + "measure another place where trials run the same way (remote machines, Slurm).")
+    Path trainingService;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Write runner-overhead.md (runner-overhead-PLATFORM.md for another "
+            + "training service) here.")
     Path out;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         Path work = Files.createTempDirectory("tunekit-bench-runner");
-        Files.writeString(work.resolve("trial.sh"), TRIAL);
-        err.println("bench-runner: " + trials + " trials one at a time, tuner " + tuner + " (in " + work + ")");
+        Path code = Files.createDirectories(work.resolve("code"));
+        Files.writeString(code.resolve("trial.sh"), TRIAL);
+        service = trainingService == null ? "{platform: local}" : Files.readString(trainingService, StandardCharsets.UTF_8).strip();
+        platform = platformOf(service);
+        err.println("bench-runner: " + trials + " trials one at a time, tuner " + tuner + ", platform " + platform + " (in " + work + ")");
         Path sequential = experiment(work, "sequential", trials, 1);
         double[] gaps = gaps(sequential);
         double[] lifetimes = lifetimes(sequential);
@@ -80,9 +89,23 @@ public final class BenchRunnerCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         if (out != null) {
             Files.createDirectories(out);
-            Files.writeString(out.resolve("runner-overhead.md"), report, StandardCharsets.UTF_8);
+            String file = "local".equals(platform) ? "runner-overhead.md" : "runner-overhead-" + platform + ".md";
+            Files.writeString(out.resolve(file), report, StandardCharsets.UTF_8);
         }
         return 0;
+    }
+
+    /** The trainingService entry, as YAML text, and its platform. */
+    private String service;
+    private String platform;
+
+    private static String platformOf(String yaml) {
+        Object tree = new org.snakeyaml.engine.v2.api.Load(org.snakeyaml.engine.v2.api.LoadSettings.builder().build()).loadFromString(yaml);
+        if (tree instanceof java.util.Map<?, ?> m && m.get("platform") instanceof String p) {
+            return p;
+        }
+        throw new IllegalArgumentException("--training-service: the file must hold a mapping with 'platform', such as {platform: remote, "
+                + "machineList: [...]}");
     }
 
     private Path experiment(Path work, String name, int n, int concurrency) throws Exception {
@@ -90,12 +113,14 @@ public final class BenchRunnerCommand implements Callable<Integer> {
         Files.writeString(config, """
                 experimentName: %s
                 searchSpace: {x: {_type: uniform, _value: [0, 1]}}
-                trialCommand: sh %s
+                trialCommand: sh trial.sh
                 trialCodeDirectory: %s
                 trialConcurrency: %d
                 maxTrialNumber: %d
                 tuner: {name: %s, classArgs: {optimize_mode: minimize, seed: 1}}
-                """.formatted(name, work.resolve("trial.sh"), work, concurrency, n, tuner));
+                trainingService:
+                %s
+                """.formatted(name, work.resolve("code"), concurrency, n, tuner, service.indent(2).stripTrailing()));
         Path root = work.resolve("experiments");
         CommandLine cl = new CommandLine(new RunCommand());
         StringWriter captured = new StringWriter();
@@ -141,10 +166,14 @@ public final class BenchRunnerCommand implements Callable<Integer> {
 
     private String report(double[] gaps, double[] lifetimes, double[] shaped) {
         StringBuilder b = new StringBuilder();
-        b.append("# Local runner overhead\n\n");
+        b.append("local".equals(platform) ? "# Local runner overhead\n\n" : "# Runner overhead, platform: " + platform + "\n\n");
         b.append("`./tunekit bench-runner --trials ").append(trials).append(" --tuner ").append(tuner).append(" --repeat ").append(repeat)
+                .append(trainingService == null ? "" : " --training-service " + trainingService)
                 .append("`: trials are `sh` scripts that report their final result at once through the file channel; times in ms, "
                         + "from the results database (millisecond stamps).\n\n");
+        if (!"local".equals(platform)) {
+            b.append("The training service:\n\n```yaml\n").append(service).append("\n```\n\n");
+        }
         b.append("| measure | median | p90 | max |\n|---|---|---|---|\n");
         row(b, "runner overhead: a trial's end to the next trial's start (one at a time, " + gaps.length + " gaps)", gaps);
         row(b, "a trial's process, start to exit (the trial itself, not the runner)", lifetimes);
