@@ -169,7 +169,8 @@ class SlurmIT {
     void thePythonNniExampleRunsAsJobsWithNnisPackage() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(NNI_V3.resolve("nni")), "no NNI trial side at " + NNI_V3 + " (distribution/nni-trial-side.sh)");
         Path config = slurmConfig(TunekitProcess.HOME.resolve("examples/python-nni"), "maxTrialNumber: 20", "maxTrialNumber: 4");
-        Run r = tunekit(List.of("run", config.toString()), Map.of("PYTHONPATH", NNI_V3.toString()));
+        // the job gets the runner's environment (sbatch's --export=ALL): /usr/bin's python3 has typeguard, which NNI 3 imports
+        Run r = tunekit(List.of("run", config.toString()), Map.of("PYTHONPATH", NNI_V3.toString(), "PATH", "/usr/bin:" + System.getenv("PATH")));
         assertThat(r.status()).as(r.out() + r.err()).isZero();
         String id = experiments.get(0);
         try (Connection c = db(id)) {

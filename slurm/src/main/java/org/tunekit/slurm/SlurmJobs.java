@@ -29,7 +29,9 @@ import org.tunekit.runner.results.TrialStatus;
 /**
  * Each trial one Slurm job, submitted with {@code sbatch}: the script {@link TrialScript} makes, run in
  * the trial's folder {@code trials/JOBID} on the shared directory, where it reads its parameters and
- * writes NNI's metrics file and its exit status. Nothing on the nodes connects to the runner:
+ * writes its metrics and its exit status. NNI's {@code nni} package (2.x and 3), seeing {@code NNI_PLATFORM}
+ * other than {@code local}, prints its metrics to the output ({@link StdoutMetrics}); other trials
+ * append them to NNI's metrics file; both are read. Nothing on the nodes connects to the runner:
  * {@link #poll} reads those files, and asks Slurm (one {@code squeue}, and one {@code sacct} for jobs
  * {@code squeue} has forgotten, every {@code pollInterval}) how the jobs stand.
  *
@@ -40,9 +42,9 @@ import org.tunekit.runner.results.TrialStatus;
  * same trial twice), CANCELLED by someone else and TIMEOUT USER_CANCELED, anything else FAILED with the
  * state in the message. A job Slurm no longer knows and that left no exit status is lost.
  *
- * <p>Metrics are delivered once: after each frame of the metrics file the manager has recorded, the
- * count of frames delivered is written to {@value #DELIVERED} in the trial's folder, and a manager
- * that {@linkplain #reattach reattaches} skips that many. (A runner killed between recording a metric
+ * <p>Metrics are delivered once: after each metric the manager has recorded, the counts delivered from
+ * the metrics file and from the output are written to {@value #DELIVERED} in the trial's folder ("3 0"),
+ * and a manager that {@linkplain #reattach reattaches} skips that many of each. (A runner killed between recording a metric
  * and writing the count, a matter of microseconds, would see that one metric again.)
  *
  * <p>The handle kept for a trial is {@code SLURMID@FOLDER}.
@@ -72,8 +74,12 @@ final class SlurmJobs implements TrainingService {
         final String slurmId;
         final Path dir;
         final MetricsFileReader metrics;
+        final StdoutMetrics printed;
+        /** Metrics delivered from the metrics file, and from the output. */
         int delivered;
+        int deliveredPrinted;
         int skip;
+        int skipPrinted;
         String state;
         int finalSeen;
         int missing;
@@ -85,6 +91,7 @@ final class SlurmJobs implements TrainingService {
             this.slurmId = slurmId;
             this.dir = dir;
             this.metrics = new MetricsFileReader(dir.resolve(TrialScript.METRICS));
+            this.printed = new StdoutMetrics(dir.resolve(TrialScript.STDOUT));
         }
     }
 
@@ -301,29 +308,41 @@ final class SlurmJobs implements TrainingService {
         }
     }
 
-    /** Reports the job's new metrics frames (all that are left, at its end), and records how many were delivered. */
+    /** Reports the job's new metrics (all that are left, at its end), and records how many were delivered. */
     private void deliver(Job j, boolean atEnd) {
         try {
             boolean known = j.metrics.problem() != null;
-            List<String> frames = atEnd ? j.metrics.finish() : j.metrics.poll();
-            for (String text : frames) {
+            for (String text : atEnd ? j.metrics.finish() : j.metrics.poll()) {
                 if (j.skip > 0) {
                     j.skip--;
                     continue;
                 }
-                try {
-                    events.metric(j.trialJobId, text, true);
-                } catch (IllegalArgumentException malformed) {
-                    // recorded by the manager as the trial's problem
-                }
+                send(j, text);
                 j.delivered++;
-                writeAtomically(j.dir.resolve(DELIVERED), Integer.toString(j.delivered));
+                writeAtomically(j.dir.resolve(DELIVERED), j.delivered + " " + j.deliveredPrinted);
             }
             if (!known && j.metrics.problem() != null) {
                 events.problem(j.trialJobId, j.metrics.problem());
             }
+            for (String text : j.printed.poll(atEnd)) {
+                if (j.skipPrinted > 0) {
+                    j.skipPrinted--;
+                    continue;
+                }
+                send(j, text);
+                j.deliveredPrinted++;
+                writeAtomically(j.dir.resolve(DELIVERED), j.delivered + " " + j.deliveredPrinted);
+            }
         } catch (IOException e) {
-            events.problem(j.trialJobId, "cannot read its metrics file: " + e.getMessage());
+            events.problem(j.trialJobId, "cannot read its metrics: " + e.getMessage());
+        }
+    }
+
+    private void send(Job j, String text) {
+        try {
+            events.metric(j.trialJobId, text, true);
+        } catch (IllegalArgumentException malformed) {
+            // recorded by the manager as the trial's problem
         }
     }
 
@@ -340,7 +359,9 @@ final class SlurmJobs implements TrainingService {
             return new Reattached(false, handle == null ? null : "'" + handle + "' is not a Slurm job (SLURMID@FOLDER)");
         }
         Job j = new Job(trial.trialJobId(), handle.substring(0, at), Path.of(handle.substring(at + 1)));
-        j.skip = j.delivered = deliveredBefore(j.dir);
+        int[] before = deliveredBefore(j.dir);
+        j.skip = j.delivered = before[0];
+        j.skipPrinted = j.deliveredPrinted = before[1];
         if (exitStatus(j) != null) {
             jobs.put(j.trialJobId, j);
             return new Reattached(true, "Slurm job " + j.slurmId + " ended while the runner was away; its results are read now");
@@ -432,11 +453,13 @@ final class SlurmJobs implements TrainingService {
         }
     }
 
-    private static int deliveredBefore(Path dir) {
+    /** The counts of metrics delivered from the metrics file and from the output ({@code 0 0} when none were). */
+    private static int[] deliveredBefore(Path dir) {
         try {
-            return Integer.parseInt(Files.readString(dir.resolve(DELIVERED), StandardCharsets.UTF_8).strip());
+            String[] f = Files.readString(dir.resolve(DELIVERED), StandardCharsets.UTF_8).strip().split(" ");
+            return new int[] {Integer.parseInt(f[0]), f.length > 1 ? Integer.parseInt(f[1]) : 0};
         } catch (IOException | NumberFormatException e) {
-            return 0;
+            return new int[] {0, 0};
         }
     }
 

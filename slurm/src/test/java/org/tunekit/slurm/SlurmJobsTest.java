@@ -227,7 +227,7 @@ class SlurmJobsTest {
         assertThat(log("squeue")).hasSize(2);
         assertThat(r.seen).containsExactly("A metric {\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}",
                 "A metric {\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"2\"}", "A exited 0");
-        assertThat(Files.readString(trialDir("A").resolve(".nni/delivered"))).isEqualTo("2");
+        assertThat(Files.readString(trialDir("A").resolve(".nni/delivered"))).isEqualTo("2 0");
         s.close();
         assertThat(log("scancel")).containsExactly("101 102");
     }
@@ -322,6 +322,26 @@ class SlurmJobsTest {
                 "B metric {\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"5\"}", "B exited 0");
         second.close();
         assertThat(log("scancel")).containsExactly("100");
+    }
+
+    @Test
+    void metricsNnisPackagePrintsAreReadFromTheOutputOnceEvenAfterAReattach() throws Exception {
+        TrainingService first = service(Map.of(), null);
+        Recorder r1 = open(first);
+        String handle = first.start(launch("A", 0)).handle();
+        setState("100", "RUNNING");
+        Path out = trialDir("A").resolve("trial.stdout");
+        Files.writeString(out, "epoch 0\nNNISDK_MEb'{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}'\nNNISDK_MEb'{\"type\"");
+        first.poll();
+        assertThat(r1.seen).containsExactly("A metric {\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}");
+        Files.writeString(out, ": \"FINAL\", \"sequence\": 0, \"value\": \"2\"}'\ndone\n", java.nio.file.StandardOpenOption.APPEND);
+        exit(trialDir("A"), 0);
+
+        TrainingService second = service(Map.of(), null);
+        Recorder r2 = open(second);
+        assertThat(second.reattach(stored("A", handle)).running()).isTrue();
+        second.poll();
+        assertThat(r2.seen).containsExactly("A metric {\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"2\"}", "A exited 0");
     }
 
     private static StoredTrial stored(String jobId, String handle) {
