@@ -241,6 +241,8 @@ final class SlurmJobs implements TrainingService {
             Integer code = exitStatus(j);
             if (code != null) {
                 events.exited(j.trialJobId, code);
+                // collected by now; a trial the manager no longer runs is not reported again
+                jobs.remove(j.trialJobId);
             }
         }
         long now = System.nanoTime();
@@ -282,6 +284,7 @@ final class SlurmJobs implements TrainingService {
         Integer code = exitStatus(j);
         if (code != null) {
             events.exited(j.trialJobId, code);
+            jobs.remove(j.trialJobId);
         } else if (LOST.contains(state)) {
             ended(j, TrialStatus.LOST, "Slurm job " + j.slurmId + " ended " + state);
         } else if (state.equals("CANCELLED")) {
@@ -298,6 +301,7 @@ final class SlurmJobs implements TrainingService {
 
     private void ended(Job j, TrialStatus status, String reason) {
         events.ended(j.trialJobId, status, reason);
+        jobs.remove(j.trialJobId);
     }
 
     @Override

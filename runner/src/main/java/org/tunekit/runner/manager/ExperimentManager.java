@@ -424,6 +424,7 @@ public final class ExperimentManager {
                     back.lastContact = now;
                     back.parametersSent = 1;
                     back.reported = t.finalMetric() != null;
+                    back.finalReported = t.finalMetric() != null;
                     running.put(back.jobId, back);
                     used++;
                     reattached++;
