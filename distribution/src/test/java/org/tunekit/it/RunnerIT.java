@@ -154,7 +154,7 @@ class RunnerIT {
         Run r = tunekit(List.of("run", config.toString()), Map.of());
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).startsWith("tunekit run: trainingService.platform: \"remote\" is a valid config, but tunekit run runs "
-                + "trials on local;");
+                + "trials on local, slurm;");
         assertThat(tmp.resolve("experiments")).doesNotExist();
     }
 

@@ -24,6 +24,8 @@ final class ConfigSchema {
         /** {@code Union[str, int]} read by NNI's {@code parse_memory_size}. */
         MEMORY("a size: a number of megabytes, or a number and a unit such as '512mb' or '4gb'"),
         GPU_INDICES("GPU indices: a list of integers, one integer, or a string such as '0,1'"),
+        /** A list of strings, each passed on as it is (Tunekit's {@code slurm} service's {@code sbatchOptions}). */
+        STR_LIST("a list of strings"),
         /**
          * {@code trialGpuNumber}: NNI 3 declares {@code Optional[int]} (its type check refuses 0.5); Tunekit's
          * own runner also takes a fraction below 1, a share of one GPU. {@link NniConfig.Result#fractionalGpus}
@@ -274,10 +276,27 @@ final class ConfigSchema {
             nullableWithDefault("reuseMode", Kind.BOOL, true),
             withDefault("namespace", Kind.STR, "default"));
 
-    /** NNI's training services by {@code platform}. */
+    /**
+     * Tunekit's own, not NNI's (NNI has no Slurm training service; {@code tunekit nni create} refuses it,
+     * {@code tunekit run} runs it): each trial one Slurm job. {@code sbatchOptions} go to {@code sbatch} as
+     * given, after {@code partition} and {@code account}; {@code sharedDirectory} is a folder the nodes
+     * share with this machine (default: the experiment's folder); {@code pollInterval} is how often Slurm
+     * is asked about the jobs.
+     */
+    static final Schema SLURM = trainingService("SlurmConfig", "slurm",
+            optional("partition", Kind.STR),
+            optional("account", Kind.STR),
+            withDefault("sbatchOptions", Kind.STR_LIST, List.of()),
+            optional("sharedDirectory", Kind.PATH),
+            withDefault("pollInterval", Kind.TIME, 1L));
+
+    /** The training services by {@code platform}: NNI's, and Tunekit's own {@code slurm}. */
     static final Map<String, Schema> TRAINING_SERVICES = Map.of(
             "local", LOCAL, "remote", REMOTE, "openpai", OPENPAI, "aml", AML, "dlc", DLC,
-            "kubeflow", KUBEFLOW, "frameworkcontroller", FRAMEWORKCONTROLLER);
+            "kubeflow", KUBEFLOW, "frameworkcontroller", FRAMEWORKCONTROLLER, "slurm", SLURM);
+
+    /** The platforms that are Tunekit's own: NNI's manager has no training service for them. */
+    static final java.util.Set<String> TUNEKIT_ONLY = java.util.Set.of("slurm");
 
     /** {@code ExperimentConfig}. */
     static final Schema EXPERIMENT = schema("ExperimentConfig",

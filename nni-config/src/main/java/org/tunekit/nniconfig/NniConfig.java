@@ -78,6 +78,21 @@ public final class NniConfig {
          * The path of a {@code trialGpuNumber} that is a fraction of a GPU ({@code 0.5}), which Tunekit's
          * runner shares a GPU by but NNI's manager refuses; {@code null} when there is none.
          */
+        /**
+         * The path and value of a {@code platform} that is Tunekit's own ({@code trainingService.platform: 'slurm'}),
+         * which {@code tunekit run} runs but NNI's manager has no training service for; {@code null} when there is none.
+         */
+        public String tunekitOnlyPlatform() {
+            Object ts = json.get("trainingService");
+            List<?> services = ts instanceof List<?> l ? l : ts == null ? List.of() : List.of(ts);
+            for (int i = 0; i < services.size(); i++) {
+                if (services.get(i) instanceof Map<?, ?> m && ConfigSchema.TUNEKIT_ONLY.contains(m.get("platform"))) {
+                    return (ts instanceof List<?> ? "trainingService[" + i + "]" : "trainingService") + ".platform: '" + m.get("platform") + "'";
+                }
+            }
+            return null;
+        }
+
         public String fractionalGpus() {
             if (json.get("trialGpuNumber") instanceof Double) {
                 return "trialGpuNumber";
@@ -313,7 +328,8 @@ public final class NniConfig {
         }
         if (e.get("nniManagerIp") == null && e.get("trainingService") instanceof Node ts) {
             Object platform = ts.get("platform");
-            if (!"local".equals(platform) && !(ts.get("nniManagerIp") instanceof String)) {
+            // a Slurm job's trial talks to the runner through files on the shared folder, not over the network
+            if (!"local".equals(platform) && !"slurm".equals(platform) && !(ts.get("nniManagerIp") instanceof String)) {
                 warnings.add("nniManagerIp is not set: make sure the machines that run trials can reach this one at the address "
                         + "NNI's manager picks");
             }
@@ -503,6 +519,7 @@ public final class NniConfig {
             case ANY -> true;
             case TIME, MEMORY -> v instanceof String || isInteger(v);
             case GPU_INDICES -> v instanceof List<?> l && l.stream().allMatch(NniConfig::isInteger);
+            case STR_LIST -> v instanceof List<?> l && l.stream().allMatch(i -> i instanceof String);
             case DICT -> v instanceof Map;
             case CONFIG -> v instanceof Node;
             case CONFIG_LIST -> v instanceof List<?> l && l.stream().allMatch(i -> i instanceof Node);
@@ -512,6 +529,13 @@ public final class NniConfig {
             for (int i = 0; i < l.size(); i++) {
                 if (!isInteger(l.get(i))) {
                     throw new ConfigException(path + "[" + i + "]", "must be a GPU index (an integer), got " + describe(l.get(i)));
+                }
+            }
+        }
+        if (!ok && f.kind() == Kind.STR_LIST && v instanceof List<?> l) {
+            for (int i = 0; i < l.size(); i++) {
+                if (!(l.get(i) instanceof String)) {
+                    throw new ConfigException(path + "[" + i + "]", "must be a string, got " + describe(l.get(i)));
                 }
             }
         }
@@ -590,6 +614,13 @@ public final class NniConfig {
             if (noGpus && ((Number) ts.get("maxTrialNumberPerGpu")).longValue() != 1) {
                 throw new ConfigException(ts.pathOf("maxTrialNumberPerGpu"), "does not work without trialGpuNumber");
             }
+        } else if (s == ConfigSchema.SLURM) {
+            if (gpus instanceof Double) {
+                throw new ConfigException(ts.pathOf("trialGpuNumber"), "Slurm gives whole GPUs: give a whole number of GPUs per trial, got "
+                        + gpus);
+            }
+            positiveTime(ts, "pollInterval");
+            ts.set("pollInterval", (long) parseTime(ts.get("pollInterval")));
         } else if (s == ConfigSchema.REMOTE) {
             List<?> machines = (List<?>) ts.get("machineList");
             if (machines.isEmpty()) {

@@ -344,6 +344,31 @@ class NniConfigTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void slurmIsTunekitsOwnServiceWithItsDefaultsAndWholeGpusOnly() throws Exception {
+        NniConfig.Result r = convert(GOOD_REST.replace("{platform: local}",
+                "{platform: slurm, partition: debug, sbatch_options: ['--mem=1G', '--qos=low'], poll_interval: 2s}") + "trialGpuNumber: 1\n");
+        assertThat(r.mode()).isEqualTo("slurm");
+        Map<String, Object> ts = (Map<String, Object>) r.json().get("trainingService");
+        assertThat(ts).containsEntry("partition", "debug").doesNotContainKeys("account", "sharedDirectory")
+                .containsEntry("sbatchOptions", List.of("--mem=1G", "--qos=low")).containsEntry("pollInterval", 2L)
+                .containsEntry("trialCommand", "t");
+        assertThat(r.tunekitOnlyPlatform()).isEqualTo("trainingService.platform: 'slurm'");
+        assertThat(r.warnings()).noneMatch(w -> w.contains("nniManagerIp"));
+        assertThat(convert(GOOD_REST).tunekitOnlyPlatform()).isNull();
+        NniConfig.Result defaults = convert(GOOD_REST.replace("{platform: local}", "{platform: slurm}"));
+        assertThat((Map<String, Object>) defaults.json().get("trainingService")).containsEntry("sbatchOptions", List.of()).containsEntry("pollInterval", 1L);
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: slurm, sbatchOptions: ['--mem=1G', 3]}"),
+                "trainingService.sbatchOptions[1]: must be a string, got 3");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: slurm, sbatchOptions: '--mem=1G'}"),
+                "trainingService.sbatchOptions: must be a list of strings");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: slurm}") + "trialGpuNumber: 0.5\n",
+                "trialGpuNumber: Slurm gives whole GPUs");
+        assertRefused(GOOD_REST.replace("{platform: local}", "{platform: slurm, pollInterval: 0}"),
+                "trainingService.pollInterval: must be longer than 0");
+    }
+
+    @Test
     void badGpuSettingsAreNamedWithTheirPath() {
         String local = "{platform: local, useActiveGpu: false, gpuIndices: GPUS}";
         String gpus = GOOD_REST.replace("{platform: local}", local) + "trialGpuNumber: 1\n";

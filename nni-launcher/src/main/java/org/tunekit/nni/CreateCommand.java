@@ -64,6 +64,13 @@ public final class CreateCommand implements Callable<Integer> {
                     + "(its levels are critical, error, warning, info, debug, trace): use 'error'");
             return 1;
         }
+        String own = cfg.tunekitOnlyPlatform();
+        if (own != null) {
+            // a platform of Tunekit's own: NNI's manager would refuse the experiment after it started
+            err.println("tunekit nni create: " + config + ": " + own + " is Tunekit's own training service: NNI's manager has none "
+                    + "for it; run the experiment with tunekit run " + config);
+            return 1;
+        }
         String fraction = cfg.fractionalGpus();
         if (fraction != null) {
             // tunekit run shares a GPU this way; NNI's manager takes whole GPUs only

@@ -91,6 +91,22 @@ class CreateCommandTest {
     }
 
     @Test
+    void slurmIsRefusedBecauseNnisManagerHasNoSlurmService() throws Exception {
+        Run r = create("""
+                searchSpace: {x: {_type: choice, _value: [1, 2]}}
+                trialCommand: sh t.sh
+                trialCodeDirectory: code
+                trialConcurrency: 2
+                tuner: {name: TPE}
+                trainingService: {platform: slurm, partition: debug}
+                """, "slurm");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("trainingService.platform: 'slurm' is Tunekit's own training service: NNI's manager has none "
+                + "for it; run the experiment with tunekit run");
+    }
+
+    @Test
     void aBadValueIsNamedByItsPathAndNothingIsPrinted() throws Exception {
         Run r = create("""
                 search_space: {x: {_type: choice, _value: [1, 2]}}

@@ -24,8 +24,10 @@ import java.util.List;
  * reading of that file: the frames before it are still returned, and {@link #problem} names the byte
  * offset and what is wrong; at the trial's end {@link #finish} does the same for a frame left
  * incomplete. The file may not exist yet: nothing to read.
+ *
+ * <p>Public for the training services in other modules that read a trial's metrics file on a shared folder.
  */
-final class MetricsFileReader {
+public final class MetricsFileReader {
     static final int HEADER = 8;
 
     private final Path file;
@@ -33,17 +35,17 @@ final class MetricsFileReader {
     private byte[] pending = new byte[0];
     private String problem;
 
-    MetricsFileReader(Path file) {
+    public MetricsFileReader(Path file) {
         this.file = file;
     }
 
     /** What breaks the file's format, once found, else {@code null}. */
-    String problem() {
+    public String problem() {
         return problem;
     }
 
     /** The metric texts of the frames completed since the last call, in order, up to any that breaks the format. */
-    List<String> poll() throws IOException {
+    public List<String> poll() throws IOException {
         if (problem != null) {
             return List.of();
         }
@@ -91,7 +93,7 @@ final class MetricsFileReader {
     }
 
     /** After the trial ended: the frames still unread; a last frame left incomplete becomes the {@link #problem}. */
-    List<String> finish() throws IOException {
+    public List<String> finish() throws IOException {
         List<String> last = poll();
         if (problem == null && pending.length > 0) {
             long at = offset - pending.length;

@@ -48,7 +48,8 @@ import org.tunekit.sdk.MetricReport;
  *
  * <p>On resume, nothing that had ended runs again: a trial whose final result was recorded ends
  * SUCCEEDED, one its training service still runs is taken back, and only the parameters of a trial
- * that was lost before its final result run again.
+ * that was lost before its final result run again. The same holds while the manager runs: a trial its
+ * service reports {@linkplain TrialEvents#ended lost} (a failed node) runs its parameters again.
  */
 public final class ExperimentManager {
     private static final Logger LOG = LoggerFactory.getLogger(ExperimentManager.class);
@@ -59,7 +60,8 @@ public final class ExperimentManager {
     /** How a run ended. */
     public enum Outcome { DONE, STOPPED, ERROR }
 
-    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, StopRequested {}
+    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, TrialEnded,
+            StopRequested {}
 
     private record Reply(Command command) implements Event {}
 
@@ -73,6 +75,8 @@ public final class ExperimentManager {
 
     private record TrialExited(String jobId, int exitCode) implements Event {}
 
+    private record TrialEnded(String jobId, TrialStatus status, String reason) implements Event {}
+
     private record StopRequested(String reason) implements Event {}
 
     /** A trial the manager knows of: waiting to start, or running. */
@@ -85,6 +89,7 @@ public final class ExperimentManager {
         Instant lastContact;
         int parametersSent;
         boolean reported;
+        boolean finalReported;
         boolean lastAskedByFile;
         TrialStatus stopAs;
         String stopReason;
@@ -269,6 +274,18 @@ public final class ExperimentManager {
                 events.add(new TrialExited(trialJobId, exitCode));
             }
         }
+
+        @Override
+        public void ended(String trialJobId, TrialStatus status, String reason) {
+            if (status != TrialStatus.LOST && status != TrialStatus.USER_CANCELED && status != TrialStatus.FAILED) {
+                throw new IllegalArgumentException("a trial ends LOST, USER_CANCELED or FAILED without an exit status, not " + status);
+            }
+            if (onManagerThread()) {
+                handle(new TrialEnded(trialJobId, status, reason));
+            } else {
+                events.add(new TrialEnded(trialJobId, status, reason));
+            }
+        }
     }
 
     private void pumpReplies() {
@@ -407,6 +424,7 @@ public final class ExperimentManager {
                     back.lastContact = now;
                     back.parametersSent = 1;
                     back.reported = t.finalMetric() != null;
+                    back.finalReported = t.finalMetric() != null;
                     running.put(back.jobId, back);
                     used++;
                     reattached++;
@@ -492,6 +510,8 @@ public final class ExperimentManager {
             }
         } else if (e instanceof TrialExited x) {
             trialExited(x.jobId(), x.exitCode());
+        } else if (e instanceof TrialEnded x) {
+            trialEnded(x.jobId(), x.status(), x.reason());
         } else if (e instanceof DispatcherExited d) {
             if (!stopping) {
                 fail("the dispatcher stopped unexpectedly (status " + d.status() + ")");
@@ -625,6 +645,7 @@ public final class ExperimentManager {
         String valueText = value instanceof String s ? s : JsonCodec.write(value);
         journal.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
         if (data.type() == MetricReport.Type.FINAL) {
+            t.finalReported = true;
             listener.finalResult(t.jobId, data.metric().value());
         } else if (data.type() == MetricReport.Type.PERIODICAL) {
             listener.intermediateResult(t.jobId, data.metric().value());
@@ -633,7 +654,35 @@ public final class ExperimentManager {
         return null;
     }
 
-    private void trialExited(String jobId, int exitCode) {
+    /** A trial's job ended without its exit status: see {@link TrialEvents#ended}. */
+    private void trialEnded(String jobId, TrialStatus status, String reason) {
+        Trial t = running.get(jobId);
+        if (t == null) {
+            return;
+        }
+        if (t.stopAs == null && status == TrialStatus.LOST && t.finalReported) {
+            t.stopAs = TrialStatus.SUCCEEDED;
+            t.stopReason = reason + "; its final result was recorded before";
+        } else if (t.stopAs == null && status == TrialStatus.LOST) {
+            // what it reported before it was lost is recorded; its parameters run again, first in line
+            service.collect(jobId);
+            running.remove(jobId);
+            used--;
+            Instant now = clock.instant();
+            String message = reason + "; its parameters run again";
+            journal.trialEnded(jobId, TrialStatus.LOST, null, message, now);
+            pending.addFirst(new Trial(t.parameterRecord, t.parameterId));
+            listener.trialEnded(jobId, t.sequence, TrialStatus.LOST, message, Duration.between(t.started, now));
+            return;
+        } else if (t.stopAs == null) {
+            t.stopAs = status;
+            t.stopReason = reason;
+        }
+        trialExited(jobId, null);
+    }
+
+    /** A trial's end: its exit status, or {@code null} when it ended without one (its status is then {@code stopAs}). */
+    private void trialExited(String jobId, Integer exitCode) {
         Trial t = running.get(jobId);
         if (t == null) {
             return;
@@ -645,7 +694,7 @@ public final class ExperimentManager {
         String message = t.stopReason;
         if (t.stopAs != null) {
             status = t.stopAs;
-        } else if (exitCode == 0) {
+        } else if (exitCode != null && exitCode == 0) {
             status = TrialStatus.SUCCEEDED;
         } else {
             status = TrialStatus.FAILED;
@@ -666,7 +715,7 @@ public final class ExperimentManager {
             }
         }
         Instant now = clock.instant();
-        journal.trialEnded(jobId, status, t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
+        journal.trialEnded(jobId, status, exitCode == null || t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
         Map<String, Object> end = new LinkedHashMap<>();
         end.put("trial_job_id", jobId);
         // as NNI's manager: a trial stopped on the assessor's KI ends USER_CANCELED on the wire (EARLY_STOPPED in the records)

@@ -1,5 +1,7 @@
 package org.tunekit.runner.manager;
 
+import org.tunekit.runner.results.TrialStatus;
+
 /**
  * What trials do, as their training service reports it to the {@link ExperimentManager}. Callable
  * from any thread; on the manager's thread a call takes effect before it returns.
@@ -25,4 +27,22 @@ public interface TrialEvents {
 
     /** The trial's process (or job) ended with this status (128 + the signal for a signal). */
     void exited(String trialJobId, int exitCode);
+
+    /**
+     * The trial's job ended without an exit status of its own (the place it ran ended it), and that
+     * place says how. Instead of {@link #exited}, and like it the trial's end:
+     * <ul>
+     *   <li>{@link TrialStatus#LOST}: lost through no fault of its own (its node failed, it was preempted):
+     *       its parameters run again as a new trial, first in line, and the lost one does not count
+     *       towards {@code maxTrialNumber}; the tuner is not told of the loss. But a trial being stopped
+     *       (the assessor's KI, a time limit, the experiment ending) ends as it was being stopped, and one
+     *       whose final result was recorded ends SUCCEEDED;</li>
+     *   <li>{@link TrialStatus#USER_CANCELED}: someone else cancelled it, or the place ended it at its time limit;</li>
+     *   <li>{@link TrialStatus#FAILED}: the place ended it for what it did (out of memory).</li>
+     * </ul>
+     *
+     * @param reason what happened, for the records ("Slurm job 12 ended NODE_FAIL")
+     * @throws IllegalArgumentException for any other status
+     */
+    void ended(String trialJobId, TrialStatus status, String reason);
 }

@@ -79,7 +79,7 @@ class ExperimentManagerTest {
      * Trials that report their parameter x as the final result on the poll after they start; the ones
      * whose handle is "alive" are still running when a later manager reattaches, and end on its first poll.
      */
-    static final class RemoteLikeService implements TrainingService {
+    static class RemoteLikeService implements TrainingService {
         final List<String> started = new ArrayList<>();
         final List<String> reattached = new ArrayList<>();
         final Map<String, String> running = new LinkedHashMap<>();
@@ -183,6 +183,50 @@ class ExperimentManagerTest {
         assertThat(counted).extracting(StoredTrial::parameterId).doesNotHaveDuplicates().contains(3L);
         assertThat(service.started).hasSize(3).doesNotContain("alive1", "final2");
         assertThat(counted).filteredOn(s -> s.parameterId() == 3).singleElement().extracting(StoredTrial::handle).asString().startsWith("job-");
+    }
+
+    /** The first trial's job is lost (a node failed) after an intermediate result; the second is cancelled by someone else. */
+    static final class LosingService extends RemoteLikeService {
+        boolean done;
+
+        @Override
+        public void poll() {
+            if (!done && started.size() >= 2) {
+                done = true;
+                String lost = started.get(0);
+                events.metric(lost, "{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"9\"}", true);
+                running.remove(lost);
+                events.ended(lost, TrialStatus.LOST, "its node failed");
+                String cancelled = started.get(1);
+                running.remove(cancelled);
+                events.ended(cancelled, TrialStatus.USER_CANCELED, "cancelled by someone else");
+                return;
+            }
+            if (done) {
+                super.poll();
+            }
+        }
+    }
+
+    @Test
+    void aLostTrialRunsItsParametersAgainAndACancelledOneEndsUserCanceled() throws Exception {
+        MemoryJournal journal = new MemoryJournal();
+        LosingService service = new LosingService();
+        ExperimentManager m = manager(service, 2, 4);
+        m.prepare();
+        assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        Map<String, StoredTrial> t = journal.trials;
+        String lost = service.started.get(0);
+        assertThat(t.get(lost).status()).isEqualTo(TrialStatus.LOST);
+        assertThat(t.get(service.started.get(1)).status()).isEqualTo(TrialStatus.USER_CANCELED);
+        // the lost trial does not count: 4 trials besides it, and its parameters among them, run to their end
+        List<StoredTrial> counted = t.values().stream().filter(s -> s.status() != TrialStatus.LOST).toList();
+        assertThat(counted).hasSize(4);
+        assertThat(counted).filteredOn(s -> s.parameterId() == t.get(lost).parameterId()).singleElement()
+                .satisfies(again -> assertThat(again.status()).isEqualTo(TrialStatus.SUCCEEDED))
+                .satisfies(again -> assertThat(again.trialJobId()).isNotEqualTo(lost));
+        assertThat(service.started).hasSize(5).doesNotHaveDuplicates();
     }
 
     @Test
