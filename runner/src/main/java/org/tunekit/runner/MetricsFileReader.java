@@ -24,8 +24,10 @@ import java.util.List;
  * reading of that file: the frames before it are still returned, and {@link #problem} names the byte
  * offset and what is wrong; at the trial's end {@link #finish} does the same for a frame left
  * incomplete. The file may not exist yet: nothing to read.
+ *
+ * <p>Public for the training services that mirror a remote trial's metrics file here and read the copy.
  */
-final class MetricsFileReader {
+public final class MetricsFileReader {
     static final int HEADER = 8;
 
     private final Path file;
@@ -33,17 +35,28 @@ final class MetricsFileReader {
     private byte[] pending = new byte[0];
     private String problem;
 
-    MetricsFileReader(Path file) {
+    public MetricsFileReader(Path file) {
+        this(file, 0);
+    }
+
+    /** A reader that starts at byte {@code from} of the file (the end of a frame read before, by {@link #consumed}). */
+    public MetricsFileReader(Path file, long from) {
         this.file = file;
+        this.offset = from;
+    }
+
+    /** The bytes of whole frames returned so far, from the start of the file: where a later reader starts. */
+    public long consumed() {
+        return offset - pending.length;
     }
 
     /** What breaks the file's format, once found, else {@code null}. */
-    String problem() {
+    public String problem() {
         return problem;
     }
 
     /** The metric texts of the frames completed since the last call, in order, up to any that breaks the format. */
-    List<String> poll() throws IOException {
+    public List<String> poll() throws IOException {
         if (problem != null) {
             return List.of();
         }
@@ -91,7 +104,7 @@ final class MetricsFileReader {
     }
 
     /** After the trial ended: the frames still unread; a last frame left incomplete becomes the {@link #problem}. */
-    List<String> finish() throws IOException {
+    public List<String> finish() throws IOException {
         List<String> last = poll();
         if (problem == null && pending.length > 0) {
             long at = offset - pending.length;
