@@ -59,7 +59,7 @@ public final class ExperimentManager {
     /** How a run ended. */
     public enum Outcome { DONE, STOPPED, ERROR }
 
-    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, StopRequested {}
+    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, TrialLost, StopRequested {}
 
     private record Reply(Command command) implements Event {}
 
@@ -72,6 +72,8 @@ public final class ExperimentManager {
     private record Problem(String jobId, String text) implements Event {}
 
     private record TrialExited(String jobId, int exitCode) implements Event {}
+
+    private record TrialLost(String jobId, String reason) implements Event {}
 
     private record StopRequested(String reason) implements Event {}
 
@@ -267,6 +269,15 @@ public final class ExperimentManager {
                 handle(new TrialExited(trialJobId, exitCode));
             } else {
                 events.add(new TrialExited(trialJobId, exitCode));
+            }
+        }
+
+        @Override
+        public void lost(String trialJobId, String reason) {
+            if (onManagerThread()) {
+                handle(new TrialLost(trialJobId, reason));
+            } else {
+                events.add(new TrialLost(trialJobId, reason));
             }
         }
     }
@@ -492,6 +503,8 @@ public final class ExperimentManager {
             }
         } else if (e instanceof TrialExited x) {
             trialExited(x.jobId(), x.exitCode());
+        } else if (e instanceof TrialLost l) {
+            trialLost(l.jobId(), l.reason());
         } else if (e instanceof DispatcherExited d) {
             if (!stopping) {
                 fail("the dispatcher stopped unexpectedly (status " + d.status() + ")");
@@ -678,6 +691,31 @@ public final class ExperimentManager {
             requestCredit++;
         }
         listener.trialEnded(jobId, t.sequence, status, message, Duration.between(t.started, now));
+    }
+
+    /**
+     * A trial lost with the place it ran: it ends LOST and, unless the experiment is stopping or the
+     * trial was being stopped, its parameters wait to run again first, without counting twice against
+     * maxTrialNumber. The dispatcher is not told of an end: the parameters' end comes with the new trial's.
+     */
+    private void trialLost(String jobId, String reason) {
+        Trial t = running.get(jobId);
+        if (t == null) {
+            return;
+        }
+        service.collect(jobId);
+        running.remove(jobId);
+        Instant now = clock.instant();
+        boolean again = !stopping && t.stopAs == null;
+        String message = reason + (again ? "; its parameters run again" : "");
+        journal.trialEnded(jobId, TrialStatus.LOST, null, message, now);
+        if (again) {
+            used--;
+            pending.addFirst(new Trial(t.parameterRecord, t.parameterId));
+        } else if (noMoreTrials) {
+            requestCredit++;
+        }
+        listener.trialEnded(jobId, t.sequence, TrialStatus.LOST, message, Duration.between(t.started, now));
     }
 
     private void checkTimes() {

@@ -25,4 +25,13 @@ public interface TrialEvents {
 
     /** The trial's process (or job) ended with this status (128 + the signal for a signal). */
     void exited(String trialJobId, int exitCode);
+
+    /**
+     * The trial is lost with the place it ran (its machine stopped answering): it ends LOST, its
+     * training service has {@linkplain TrainingService#collect collected} what it could, and its
+     * parameters run again as a new trial, as those of a trial lost while the manager was stopped do.
+     *
+     * @param reason what happened, for the records ("machine u@h:22 did not answer for 60 s")
+     */
+    void lost(String trialJobId, String reason);
 }
