@@ -169,10 +169,15 @@ public final class ExperimentManager {
      * recorded, so that an unknown algorithm, a wrong argument or more GPUs than the machine has leave
      * nothing behind.
      *
+     * @throws ManagerException with the message of {@link TrainingService#check}'s {@link IllegalArgumentException}
      * @throws RuntimeException from the dispatcher's factory or {@link TrainingService#check}
      */
     public void prepare() {
-        service.check();
+        try {
+            service.check();
+        } catch (IllegalArgumentException e) {
+            throw new ManagerException(e.getMessage(), e);
+        }
         dispatcher = dispatcherFactory.apply(channel);
     }
 
