@@ -21,6 +21,7 @@ import java.util.Optional;
 import org.apache.sshd.client.session.ClientSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.gpus.Gpu;
 import org.tunekit.gpus.GpuAllocation;
 import org.tunekit.gpus.GpuScheduler;
@@ -68,6 +69,8 @@ final class RemoteMachines implements TrainingService {
     static final Duration POLL_INTERVAL = Duration.ofMillis(1000);
     /** The file next to the metrics mirror that holds how many of its bytes the manager has had. */
     static final String DELIVERED = ".nni/delivered";
+    /** How NNI's {@code nni} package prints a metric on stdout on a platform other than {@code local}. */
+    static final String STDOUT_METRIC = "NNISDK_MEb'";
 
     /** One machine and what this service knows of it. */
     private static final class Host {
@@ -94,7 +97,13 @@ final class RemoteMachines implements TrainingService {
         final long pid;
         final Path local;
         final MetricsFileReader reader;
+        /** Bytes of its metrics file and of its stdout copied here. */
         long fetched;
+        long stdoutFetched;
+        /** Bytes of the stdout copy whose lines were read for metrics. */
+        long stdoutRead;
+        /** A later runner's: the store has its final result, so a FINAL frame read again is not handed on. */
+        boolean finalRecorded;
         Instant killAt;
         boolean stopping;
         boolean ended;
@@ -411,9 +420,12 @@ final class RemoteMachines implements TrainingService {
                     .append("[ -n \"$st\" ] && [ \"$st\" != Z ] && a=1; ")
                     .append("e=$(cat ").append(d).append("/.nni/exit 2>/dev/null); ")
                     .append("s=$(stat -c %s ").append(d).append("/.nni/metrics 2>/dev/null || echo 0); ")
-                    .append("printf '@@%s %s %s %s\\n' ").append(t.jobId).append(" $a \"${e:--}\" \"$s\"; ")
+                    .append("o=$(stat -c %s ").append(d).append("/trial.stdout 2>/dev/null || echo 0); ")
+                    .append("printf '@@%s %s %s %s %s\\n' ").append(t.jobId).append(" $a \"${e:--}\" \"$s\" \"$o\"; ")
                     .append("if [ \"$s\" -gt ").append(t.fetched).append(" ]; then tail -c +").append(t.fetched + 1).append(' ')
-                    .append(d).append("/.nni/metrics | head -c $((s - ").append(t.fetched).append(")); fi; ");
+                    .append(d).append("/.nni/metrics | head -c $((s - ").append(t.fetched).append(")); fi; ")
+                    .append("if [ \"$o\" -gt ").append(t.stdoutFetched).append(" ]; then tail -c +").append(t.stdoutFetched + 1).append(' ')
+                    .append(d).append("/trial.stdout | head -c $((o - ").append(t.stdoutFetched).append(")); fi; ");
         }
         b.append("true");
         return b.toString();
@@ -430,22 +442,18 @@ final class RemoteMachines implements TrainingService {
             }
             String[] f = new String(out, pos, nl - pos, StandardCharsets.UTF_8).split(" ");
             pos = nl + 1;
-            if (f.length != 4 || !f[0].equals("@@" + expected.jobId)) {
+            if (f.length != 5 || !f[0].equals("@@" + expected.jobId)) {
                 LOG.warn("unexpected answer from {}: {}", expected.host.machine.address(), String.join(" ", f));
                 return;
             }
-            long size = Long.parseLong(f[3]);
-            int fresh = (int) Math.max(0, Math.min(size - expected.fetched, out.length - pos));
-            try {
-                if (fresh > 0) {
-                    Files.write(expected.local.resolve(TrialScript.METRICS), java.util.Arrays.copyOfRange(out, pos, pos + fresh),
-                            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-                    expected.fetched += fresh;
-                }
-            } catch (IOException e) {
-                events.problem(expected.jobId, "could not keep its metrics in " + expected.local + ": " + e.getMessage());
-            }
+            int fresh = (int) Math.max(0, Math.min(Long.parseLong(f[3]) - expected.fetched, out.length - pos));
+            append(expected, TrialScript.METRICS, out, pos, fresh);
+            expected.fetched += fresh;
             pos += fresh;
+            int printed = (int) Math.max(0, Math.min(Long.parseLong(f[4]) - expected.stdoutFetched, out.length - pos));
+            append(expected, TrialScript.STDOUT, out, pos, printed);
+            expected.stdoutFetched += printed;
+            pos += printed;
             deliver(expected, false);
             if (!f[2].equals("-")) {
                 end(expected, parseStatus(f[2]));
@@ -453,6 +461,17 @@ final class RemoteMachines implements TrainingService {
                 // gone without writing its status: killed (by us after the grace, or by someone on the machine)
                 end(expected, expected.stopping ? 130 : 137);
             }
+        }
+    }
+
+    private void append(Remote t, String name, byte[] b, int from, int n) {
+        if (n == 0) {
+            return;
+        }
+        try {
+            Files.write(t.local.resolve(name), java.util.Arrays.copyOfRange(b, from, from + n), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            events.problem(t.jobId, "could not keep its " + name + " in " + t.local + ": " + e.getMessage());
         }
     }
 
@@ -469,32 +488,92 @@ final class RemoteMachines implements TrainingService {
         events.exited(t.jobId, status);
     }
 
-    /** Hands the manager the frames read since the last call, then notes how far it has them. */
+    /**
+     * Hands the manager the metrics read since the last call: the frames of the metrics file, and the
+     * lines {@code NNISDK_MEb'...'} of stdout (how NNI's {@code nni} package reports on a platform other
+     * than {@code local}). After each, notes how far the manager has them ({@value #DELIVERED}, and the same
+     * with {@code .stdout} for stdout), so that a runner killed in between hands on at most that one again.
+     */
     private void deliver(Remote t, boolean atEnd) {
         List<String> frames;
         try {
             frames = atEnd ? t.reader.finish() : t.reader.poll();
         } catch (IOException e) {
             events.problem(t.jobId, "could not read " + t.local.resolve(TrialScript.METRICS) + ": " + e.getMessage());
-            return;
+            frames = List.of();
         }
-        for (String text : frames) {
-            try {
-                events.metric(t.jobId, text, true);
-            } catch (IllegalArgumentException e) {
-                // the manager recorded what is wrong with it
-            }
-        }
-        if (!frames.isEmpty()) {
-            try {
-                Files.writeString(t.local.resolve(DELIVERED), Long.toString(t.reader.consumed()));
-            } catch (IOException e) {
-                LOG.warn("could not note the metrics of trial {} handed on: {}", t.jobId, e.getMessage());
-            }
+        List<Long> ends = t.reader.frameEnds();
+        for (int i = 0; i < frames.size(); i++) {
+            hand(t, frames.get(i));
+            note(t, DELIVERED, ends.get(i));
         }
         if (t.reader.problem() != null && !t.problemTold) {
             t.problemTold = true;
             events.problem(t.jobId, t.reader.problem());
+        }
+        readStdout(t, atEnd);
+    }
+
+    private void readStdout(Remote t, boolean atEnd) {
+        Path stdout = t.local.resolve(TrialScript.STDOUT);
+        if (t.stdoutFetched <= t.stdoutRead) {
+            return;
+        }
+        byte[] b;
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(stdout, StandardOpenOption.READ)) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) (t.stdoutFetched - t.stdoutRead));
+            while (buf.hasRemaining() && ch.read(buf, t.stdoutRead + buf.position()) > 0) {
+                // read to the end of what was copied
+            }
+            b = java.util.Arrays.copyOf(buf.array(), buf.position());
+        } catch (IOException e) {
+            LOG.warn("could not read {}: {}", stdout, e.getMessage());
+            return;
+        }
+        int start = 0;
+        for (int i = 0; i <= b.length; i++) {
+            boolean lineEnd = i < b.length ? b[i] == '\n' : atEnd && i > start;
+            if (!lineEnd) {
+                continue;
+            }
+            String line = new String(b, start, i - start, StandardCharsets.UTF_8).strip();
+            start = Math.min(i + 1, b.length);
+            long end = t.stdoutRead + start;
+            if (line.startsWith(STDOUT_METRIC) && line.endsWith("'") && line.length() > STDOUT_METRIC.length()) {
+                hand(t, line.substring(STDOUT_METRIC.length(), line.length() - 1));
+                note(t, DELIVERED + ".stdout", end);
+            }
+            if (i == b.length) {
+                break;
+            }
+        }
+        t.stdoutRead += start;
+    }
+
+    private void hand(Remote t, String text) {
+        if (t.finalRecorded && text.contains("\"FINAL\"") && "FINAL".equals(type(text))) {
+            return;
+        }
+        try {
+            events.metric(t.jobId, text, true);
+        } catch (IllegalArgumentException e) {
+            // the manager recorded what is wrong with it
+        }
+    }
+
+    private static Object type(String text) {
+        try {
+            return JsonCodec.parse(text, "a metric") instanceof Map<?, ?> m ? m.get("type") : null;
+        } catch (org.tunekit.dispatcher.protocol.ProtocolException e) {
+            return null;
+        }
+    }
+
+    private static void note(Remote t, String file, long offset) {
+        try {
+            Files.writeString(t.local.resolve(file), Long.toString(offset));
+        } catch (IOException e) {
+            LOG.warn("could not note the metrics of trial {} handed on: {}", t.jobId, e.getMessage());
         }
     }
 
@@ -509,7 +588,7 @@ final class RemoteMachines implements TrainingService {
             t.host.gpus.release(trialJobId);
         }
         if (t.host.down == null) {
-            for (String name : List.of(TrialScript.STDOUT, TrialScript.STDERR)) {
+            for (String name : List.of(TrialScript.STDERR)) {
                 try {
                     Ssh.Result r = Ssh.exec(t.host.session, "cat " + quote(t.dir + "/" + name) + " 2>/dev/null; true", null, COMMAND_TIMEOUT);
                     Files.write(t.local.resolve(name), r.stdout());
@@ -531,10 +610,12 @@ final class RemoteMachines implements TrainingService {
         if (h == null) {
             return new Reattached(false, "its machine " + handle[0] + " is no longer in machineList");
         }
+        long pid = Long.parseLong(handle[1]);
         if (h.down != null || h.session == null) {
+            // its parameters run again elsewhere: should it still run there, it is killed when the machine is back
+            h.leftovers.add(pid);
             return new Reattached(false, "its machine " + h.machine.address() + " cannot be reached: " + h.down);
         }
-        long pid = Long.parseLong(handle[1]);
         String dir = handle[2];
         Ssh.Result r;
         try {
@@ -542,6 +623,7 @@ final class RemoteMachines implements TrainingService {
                     + "[ -e " + quote(dir + "/" + TrialScript.EXIT) + " ] && echo ended; true", null, COMMAND_TIMEOUT);
         } catch (IOException e) {
             down(h, e.getMessage());
+            h.leftovers.add(pid);
             return new Reattached(false, "its machine " + h.machine.address() + " cannot be reached: " + e.getMessage());
         }
         String said = r.text();
@@ -549,24 +631,34 @@ final class RemoteMachines implements TrainingService {
             return new Reattached(false, "it no longer runs on " + h.machine.name() + " and left no exit status");
         }
         Path local = context.experimentDirectory().resolve("trials").resolve(stored.trialJobId());
-        long fetched;
+        Remote t;
         long delivered;
         try {
             Files.createDirectories(local.resolve(".nni"));
-            Path mirror = local.resolve(TrialScript.METRICS);
-            fetched = Files.exists(mirror) ? Files.size(mirror) : 0;
-            Path d = local.resolve(DELIVERED);
-            delivered = Files.exists(d) ? Long.parseLong(Files.readString(d).strip()) : 0;
+            long fetched = size(local.resolve(TrialScript.METRICS));
+            delivered = Math.min(offset(local.resolve(DELIVERED)), fetched);
+            t = new Remote(stored.trialJobId(), h, dir, pid, local, fetched, delivered);
+            t.stdoutFetched = size(local.resolve(TrialScript.STDOUT));
+            t.stdoutRead = Math.min(offset(local.resolve(DELIVERED + ".stdout")), t.stdoutFetched);
+            t.finalRecorded = stored.finalMetric() != null;
         } catch (IOException | NumberFormatException e) {
             return new Reattached(false, "its metrics kept in " + local + " cannot be read: " + e.getMessage());
         }
         if (h.gpus != null && stored.gpus() != null) {
             h.gpus.restore(stored.trialJobId(), stored.gpus());
         }
-        trials.put(stored.trialJobId(), new Remote(stored.trialJobId(), h, dir, pid, local, fetched, Math.min(delivered, fetched)));
+        trials.put(stored.trialJobId(), t);
         h.running++;
         return new Reattached(true, (said.contains("alive") ? "still running" : "ended while the runner was stopped") + " on "
                 + h.machine.name() + " as process " + pid + "; metrics from byte " + delivered + " of its metrics file on");
+    }
+
+    private static long size(Path file) throws IOException {
+        return Files.exists(file) ? Files.size(file) : 0;
+    }
+
+    private static long offset(Path file) throws IOException {
+        return Files.exists(file) ? Long.parseLong(Files.readString(file).strip()) : 0;
     }
 
     private void down(Host h, String why) {

@@ -68,12 +68,16 @@ final class Ssh implements AutoCloseable {
             }
         };
         verifier.setModifiedServerKeyAcceptor((session, remote, entry, expected, actual) -> {
-            session.setAttribute(REFUSED, "its host key CHANGED from the one in " + knownHosts + " (line '" + entry
-                    + "'): someone may be in between; if the machine was reinstalled, remove its old line from " + knownHosts);
+            session.setAttribute(REFUSED, changed(entry == null ? null : entry.getConfigLine()));
             return false;
         });
         client.setServerKeyVerifier(verifier);
         client.start();
+    }
+
+    private String changed(String line) {
+        return "its host key CHANGED from the one in " + knownHosts + (line == null ? "" : " (line '" + line + "')")
+                + ": someone may be in between; if the machine was reinstalled, remove its old line from " + knownHosts;
     }
 
     /**
@@ -104,7 +108,15 @@ final class Ssh implements AutoCloseable {
             if (session != null) {
                 session.close(true);
             }
-            String why = refused != null ? refused : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            if (refused == null && String.valueOf(root.getMessage()).contains("Server key did not validate")) {
+                // not unknown (that is noted above), so known with another key
+                refused = changed(null);
+            }
+            String why = refused != null ? refused : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
             throw new IOException("machine " + m.address() + " (user " + m.user() + "): " + why, e);
         }
     }

@@ -37,12 +37,15 @@ import org.tunekit.runner.results.TrialStatus;
 
 /** platform: remote against two SSH servers in this process that run real bash: the whole life of trials, and each fault. */
 class RemoteMachinesTest {
-    /** A trial: a PERIODICAL and a FINAL metric (its x), then waits for the file "go" in its folder when it exists as "wait". */
+    /**
+     * A trial: a PERIODICAL metric in its metrics file and one on stdout (as NNI's nni package prints them
+     * on platform remote), and a FINAL metric (its x) in the file; before the FINAL it waits for the file "go" in its folder when it exists as "wait". */
     private static final String TRIAL = """
             frame() { printf 'ME%06d%s\\n' $(( ${#1} + 1 )) "$1" >> "$NNI_SYS_DIR/.nni/metrics"; }
             x=$(sed 's/.*"x": *\\([0-9.]*\\).*/\\1/' "$NNI_SYS_DIR/parameter.cfg")
             echo "platform=$NNI_PLATFORM cuda=${CUDA_VISIBLE_DEVICES-unset}"
             frame '{"type": "PERIODICAL", "sequence": 0, "value": "1"}'
+            printf "NNISDK_MEb'%s'\\n" '{"type": "PERIODICAL", "sequence": 1, "value": "2"}'
             if [ -e "$NNI_SYS_DIR/../wait" ]; then while [ ! -e "$NNI_SYS_DIR/go" ]; do sleep 0.1; done; fi
             frame "{\\"type\\": \\"FINAL\\", \\"sequence\\": 0, \\"value\\": \\"$x\\"}"
             echo done >&2
@@ -216,10 +219,10 @@ class RemoteMachinesTest {
         pollUntil(s, () -> events.exits.size() == 3);
 
         assertThat(events.exits).containsEntry("T0", 0).containsEntry("T1", 0).containsEntry("T2", 0);
-        assertThat(events.metrics.get("T1")).containsExactly("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}",
-                "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.5\"}");
+        assertThat(events.metrics.get("T1")).containsExactlyInAnyOrder("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}",
+                "{\"type\": \"PERIODICAL\", \"sequence\": 1, \"value\": \"2\"}", "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.5\"}");
         Path local = tmp.resolve("experiments/exp1/trials/T1");
-        assertThat(Files.readString(local.resolve("trial.stdout"))).isEqualTo("platform=remote cuda=unset\n");
+        assertThat(Files.readString(local.resolve("trial.stdout"))).startsWith("platform=remote cuda=unset\nNNISDK_MEb'");
         assertThat(Files.readString(local.resolve("trial.stderr"))).isEqualTo("done\n");
         assertThat(Files.readString(local.resolve(".nni/metrics"))).contains("\"0.5\"");
         assertThat(local.resolve("parameter.cfg")).exists();
@@ -300,7 +303,7 @@ class RemoteMachinesTest {
         Placement running = first.start(launch("exp5", "R0", 0, 0.5));
         Placement ended = first.start(launch("exp5", "R1", 1, 0.25));
         Placement killed = first.start(launch("exp5", "R2", 2, 0.125));
-        pollUntil(first, () -> before.metrics.size() == 3);
+        pollUntil(first, () -> before.metrics.size() == 3 && before.metrics.values().stream().allMatch(m -> m.size() == 2));
         // the runner is killed: its sessions go, the trials run on; meanwhile R1 ends and R2 is killed
         services.remove(first);
         first.abandon();
@@ -324,7 +327,8 @@ class RemoteMachinesTest {
 
         assertThat(after.exits).containsEntry("R0", 0).containsEntry("R1", 0);
         // each frame handed on once, by one runner or the other
-        assertThat(before.metrics.get("R0")).containsExactly("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}");
+        assertThat(before.metrics.get("R0")).containsExactlyInAnyOrder("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}",
+                "{\"type\": \"PERIODICAL\", \"sequence\": 1, \"value\": \"2\"}");
         assertThat(after.metrics.get("R0")).containsExactly("{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.5\"}");
         assertThat(after.metrics.get("R1")).containsExactly("{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.25\"}");
     }
@@ -345,7 +349,7 @@ class RemoteMachinesTest {
         }
         s.start(launch("exp6", "D0", 0, 0.5));
         Placement onB = s.start(launch("exp6", "D1", 1, 0.5));
-        pollUntil(s, () -> events.metrics.size() == 2);
+        pollUntil(s, () -> events.metrics.size() == 2 && events.metrics.values().stream().allMatch(m -> m.size() == 2));
 
         int port = b.port();
         b.close();
