@@ -378,6 +378,70 @@ class RemoteMachinesTest {
         assertThat(s.start(launch("exp6", "D3", 3, 0.5)).machine()).endsWith(":" + port);
     }
 
+    @Test
+    void aFinalResultTheStoreHoldsIsNotHandedOnAgainEvenWhenTheRunnerWasKilledBeforeNotingIt() throws Exception {
+        BashOverSsh a = server("a", Map.of());
+        RemoteMachines first = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
+        Recorded before = new Recorded();
+        before.service = first;
+        first.check();
+        first.open(before);
+        Path trials = Files.createDirectories(a.home.resolve("tunekit-experiments/exp7/trials"));
+        Files.writeString(trials.resolve("wait"), "");
+        Placement p = first.start(launch("exp7", "F0", 0, 0.5));
+        Files.writeString(trials.resolve("F0/go"), "");
+        for (int i = 0; i < 200 && !Files.exists(trials.resolve("F0/.nni/exit")); i++) {
+            Thread.sleep(50);
+        }
+        // the runner read everything but was killed before it noted how far the manager had the metrics
+        before.service = new RemoteLikeCollectNothing();
+        first.poll();
+        services.remove(first);
+        first.abandon();
+        assertThat(before.metrics.get("F0")).hasSize(3);
+        Files.writeString(tmp.resolve("experiments/exp7/trials/F0/.nni/delivered"), "0");
+
+        RemoteMachines second = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
+        Recorded after = new Recorded();
+        after.service = second;
+        second.check();
+        second.open(after);
+        StoredTrial stored = new StoredTrial(0, "F0", 0, "{}", TrialStatus.RUNNING, "0.5", 0.5, p.handle(), null, Instant.now());
+        assertThat(second.reattach(stored).running()).isTrue();
+        pollUntil(second, () -> after.exits.containsKey("F0"));
+        assertThat(after.metrics.get("F0")).containsExactly("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}");
+    }
+
+    /** A manager that does not get to collect (the runner dies first). */
+    private static final class RemoteLikeCollectNothing implements TrainingService {
+        @Override
+        public String describe() {
+            return "";
+        }
+
+        @Override
+        public void open(TrialEvents events) {}
+
+        @Override
+        public Placement start(TrialLaunch trial) {
+            return null;
+        }
+
+        @Override
+        public void sendParameters(String trialJobId, String parameterRecord, int index, boolean byFile) {}
+
+        @Override
+        public void stop(String trialJobId, Duration grace) {}
+
+        @Override
+        public Reattached reattach(StoredTrial trial) {
+            return Reattached.GONE;
+        }
+
+        @Override
+        public void close() {}
+    }
+
     private static StoredTrial stored(String jobId, Placement p) {
         return new StoredTrial(0, jobId, 0, "{}", TrialStatus.RUNNING, null, null, p.handle(), p.gpus(), Instant.now());
     }
