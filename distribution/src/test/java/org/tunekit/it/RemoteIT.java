@@ -53,6 +53,22 @@ class RemoteIT {
     @TempDir
     Path tmp;
     private Path home;
+    private final List<String> experiments = new ArrayList<>();
+
+    /** The experiments' folders on the machines (the lab user's home) go with the test. */
+    @org.junit.jupiter.api.AfterEach
+    void removeRemoteFolders() throws IOException {
+        for (String id : experiments) {
+            Path dir = TRIALS_HOME.resolve(id);
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> all = Files.walk(dir)) {
+                    for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
 
     @BeforeEach
     void lab() throws IOException {
@@ -119,6 +135,7 @@ class RemoteIT {
                 Matcher m = EXPERIMENT.matcher(line);
                 if (id[0] == null && m.find()) {
                     id[0] = m.group(1);
+                    experiments.add(id[0]);
                 }
                 if (!stopped && stopWhen.test(line)) {
                     stopped = true;

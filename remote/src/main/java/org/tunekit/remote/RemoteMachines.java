@@ -50,9 +50,11 @@ import org.tunekit.runner.manager.TrialScript;
  *       first in {@code machineList}); it runs in {@code ~/tunekit-experiments/EXPID/trials/JOBID}, in a session
  *       of its own, so that it outlives the SSH session and the runner.</li>
  *   <li>{@link #poll}: one command per machine reads, for all its trials, what was appended to their metrics
- *       files and whether they ended. What is read is appended to {@code trials/JOBID/.nni/metrics} here and
- *       read from there; the bytes of the frames handed to the manager are kept in {@code .nni/delivered} next to
- *       it, so that a later runner that {@linkplain #reattach reattaches} hands on only the frames after them.</li>
+ *       files and stdout and whether they ended. What is read is appended to {@code trials/JOBID/.nni/metrics}
+ *       and {@code trials/JOBID/trial.stdout} here and read from there (metrics frames, and the
+ *       {@code NNISDK_MEb'...'} lines NNI's {@code nni} package prints off platform local); how far the manager
+ *       has them is noted after each in {@code .nni/delivered} (and {@code .nni/delivered.stdout}), so that a
+ *       later runner that {@linkplain #reattach reattaches} hands on only the ones after them.</li>
  *   <li>A machine that does not answer is tried again every {@link #RETRY_EVERY}; its trials are
  *       {@linkplain TrialEvents#lost lost} (their parameters run again elsewhere) after {@link #LOST_AFTER}
  *       without contact, and when it is back their processes, if they still run, are killed.</li>
