@@ -68,6 +68,8 @@ final class RemoteMachines implements TrainingService {
     /** How often a machine that does not answer is tried again. */
     static final Duration RETRY_EVERY = Duration.ofSeconds(30);
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+    /** How long a poll waits for a machine's answer: the manager's loop waits that long for a machine gone silent. */
+    static final Duration POLL_TIMEOUT = Duration.ofSeconds(15);
     static final Duration POLL_INTERVAL = Duration.ofMillis(1000);
     /** The file next to the metrics mirror that holds how many of its bytes the manager has had. */
     static final String DELIVERED = ".nni/delivered";
@@ -399,7 +401,7 @@ final class RemoteMachines implements TrainingService {
             }
             Ssh.Result r;
             try {
-                r = Ssh.exec(h.session, batch(mine, now), null, COMMAND_TIMEOUT);
+                r = Ssh.exec(h.session, batch(mine, now), null, POLL_TIMEOUT);
             } catch (IOException e) {
                 down(h, e.getMessage());
                 continue;
