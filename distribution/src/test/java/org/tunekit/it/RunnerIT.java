@@ -140,7 +140,11 @@ class RunnerIT {
     }
 
     @Test
-    void aRemoteConfigIsRefusedByTunekitRunAfterBeingReadInFull() throws Exception {
+    void aRemoteConfigWhoseMachineCannotBeReachedIsRefusedNamingItBeforeAnythingIsRecorded() throws Exception {
+        int closed;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            closed = probe.getLocalPort();
+        }
         Path config = tmp.resolve("remote.yml");
         Files.writeString(config, """
                 search_space: {x: {_type: uniform, _value: [0, 1]}}
@@ -149,13 +153,13 @@ class RunnerIT {
                 tuner: {name: Random}
                 training_service:
                   platform: remote
-                  machine_list: [{host: 10.0.0.2, user: bob, password: pw}]
-                """);
+                  machine_list: [{host: 127.0.0.1, port: PORT, user: bob, password: pw}]
+                """.replace("PORT", Integer.toString(closed)));
         Run r = tunekit(List.of("run", config.toString()), Map.of());
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).startsWith("tunekit run: trainingService.platform: \"remote\" is a valid config, but tunekit run runs "
-                + "trials on local, slurm;");
-        assertThat(tmp.resolve("experiments")).doesNotExist();
+        assertThat(r.err()).startsWith("tunekit run: trainingService.machineList: cannot reach machine 127.0.0.1:" + closed + " (user bob): Connection refused");
+        // refused once the experiment's folder was made (the machines are reached after the config is read): it is gone again
+        assertThat(tmp.resolve("experiments")).satisfiesAnyOf(p -> assertThat(p).doesNotExist(), p -> assertThat(p).isEmptyDirectory());
     }
 
     @Test

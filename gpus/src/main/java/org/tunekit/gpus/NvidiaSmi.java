@@ -85,10 +85,43 @@ public final class NvidiaSmi {
         if (executable.isEmpty()) {
             return List.of();
         }
-        List<String> gpuQuery = command(executable.get(), GPU_QUERY);
-        List<Row> gpuRows = rows(gpuQuery, run(gpuQuery), GPU_FIELDS, false);
-        List<String> processQuery = command(executable.get(), PROCESS_QUERY);
-        List<Row> processRows = rows(processQuery, run(processQuery), PROCESS_FIELDS, true);
+        return read(executable.get(), this::run);
+    }
+
+    /**
+     * Runs one query of {@code nvidia-smi} somewhere (another machine, over SSH) for {@link #read}.
+     */
+    @FunctionalInterface
+    public interface Runner {
+        /**
+         * Runs {@code command} ({@code nvidia-smi} and its arguments, each one word).
+         *
+         * @return what it printed on stdout after exiting with status 0, or {@code null} when there is no {@code nvidia-smi}
+         * @throws NvidiaSmiException when it fails, naming the command and why
+         */
+        String run(List<String> command) throws NvidiaSmiException;
+    }
+
+    /**
+     * The GPUs a machine's {@code nvidia-smi} reports, read exactly as {@link #gpus()} reads this machine's,
+     * the two queries run by {@code runner}; empty when the runner finds no {@code nvidia-smi}.
+     *
+     * @throws NvidiaSmiException when a query fails or prints what cannot be read
+     */
+    public static List<Gpu> read(Runner runner) throws NvidiaSmiException {
+        return read(Path.of(COMMAND), runner);
+    }
+
+    private static List<Gpu> read(Path executable, Runner runner) throws NvidiaSmiException {
+        List<String> gpuQuery = command(executable, GPU_QUERY);
+        String gpuOutput = runner.run(gpuQuery);
+        if (gpuOutput == null) {
+            return List.of();
+        }
+        List<Row> gpuRows = rows(gpuQuery, gpuOutput, GPU_FIELDS, false);
+        List<String> processQuery = command(executable, PROCESS_QUERY);
+        String processOutput = runner.run(processQuery);
+        List<Row> processRows = rows(processQuery, processOutput == null ? "" : processOutput, PROCESS_FIELDS, true);
         return assemble(gpuQuery, gpuRows, processQuery, processRows);
     }
 

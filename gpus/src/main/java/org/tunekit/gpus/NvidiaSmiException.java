@@ -4,11 +4,11 @@ import java.io.IOException;
 
 /** {@code nvidia-smi} was found but failed, hung, or printed something that could not be read; the message says which and names the command. */
 public final class NvidiaSmiException extends IOException {
-    NvidiaSmiException(String message) {
+    public NvidiaSmiException(String message) {
         super(message);
     }
 
-    NvidiaSmiException(String message, Throwable cause) {
+    public NvidiaSmiException(String message, Throwable cause) {
         super(message, cause);
     }
 }

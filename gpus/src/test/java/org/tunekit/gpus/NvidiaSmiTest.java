@@ -34,6 +34,23 @@ class NvidiaSmiTest {
     }
 
     @Test
+    void readsTheSameThroughAGivenRunnerAsFromThisMachine() throws Exception {
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, FakeNvidiaSmi.FOUR_GPUS_PROCESSES);
+        List<List<String>> asked = new java.util.ArrayList<>();
+
+        List<Gpu> read = NvidiaSmi.read(command -> {
+            asked.add(command);
+            return command.get(1).startsWith("--query-gpu") ? FakeNvidiaSmi.FOUR_GPUS : FakeNvidiaSmi.FOUR_GPUS_PROCESSES;
+        });
+
+        assertThat(read).isEqualTo(NvidiaSmi.onPath(bin.toString()).gpus());
+        assertThat(asked).extracting(c -> c.get(0)).containsOnly("nvidia-smi");
+        assertThat(NvidiaSmi.read(command -> null)).isEmpty();
+        assertThatThrownBy(() -> NvidiaSmi.read(command -> "1, GPU-b, Tesla T4\n")).isInstanceOf(NvidiaSmiException.class)
+                .hasMessageContaining("'1, GPU-b, Tesla T4' (expected 9 comma-separated fields, found 3)");
+    }
+
+    @Test
     void firstNvidiaSmiOnThePathWins() throws Exception {
         Path first = Files.createDirectory(bin.resolve("first"));
         Path second = Files.createDirectory(bin.resolve("second"));

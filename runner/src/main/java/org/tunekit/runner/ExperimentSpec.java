@@ -121,6 +121,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         }
         Map<String, Object> c = stringKeys(nni.json(), "");
         List<String> warnings = new ArrayList<>(nni.warnings());
+        // NNI's manager is reached back by its trials; tunekit run's are not (they talk through files over SSH)
+        warnings.removeIf(w -> w.startsWith("nniManagerIp is not set"));
         for (String k : IGNORED) {
             if (nni.given().contains(k)) {
                 warnings.add(k + ": ignored (it matters only to NNI's manager or its remote training services)");

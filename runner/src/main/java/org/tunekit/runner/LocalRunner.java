@@ -123,6 +123,9 @@ final class LocalRunner {
             manager.prepare();
         } catch (ConfigException e) {
             throw e;
+        } catch (org.tunekit.runner.manager.ManagerException e) {
+            // what the training service found (a machine that cannot be reached), in its own words
+            throw new ConfigException(e.getMessage());
         } catch (RuntimeException | LinkageError e) {
             throw new ConfigException(org.tunekit.dispatcher.ErrorReporter.describe(e).lines().findFirst().orElse(e.toString()));
         }

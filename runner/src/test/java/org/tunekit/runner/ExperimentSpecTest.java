@@ -213,7 +213,7 @@ class ExperimentSpecTest {
     }
 
     @Test
-    void aRemoteOrHybridConfigIsReadInFullThenRefusedHere() throws Exception {
+    void aRemoteOrHybridConfigIsReadInFullThenRefusedWhenNoTrainingServiceOnTheClassPathServesIt() throws Exception {
         Files.writeString(tmp.resolve("key"), "k");
         String remote = GOOD.replace("  platform: local\n  useActiveGpu: false\n", """
                   platform: remote
@@ -221,6 +221,7 @@ class ExperimentSpecTest {
                     - {host: 10.0.0.2, port: 2222, user: bob, ssh_key_file: key, ssh_passphrase: s, python_path: /opt/py,
                        use_active_gpu: true, gpu_indices: [0, 1]}
                 """);
+        // the runner's tests run without the remote module (tunekit's class path has it: RunnerIT, RemoteIT)
         assertRefused(remote, "trainingService.platform: \"remote\" is a valid config, but tunekit run runs trials on local;");
         // fully checked first: a bad machine is named as tunekit nni create names it
         assertRefused(remote.replace("gpu_indices: [0, 1]", "gpu_indices: [0, x]"), "trainingService.machineList[0].gpuIndices[1]: ");

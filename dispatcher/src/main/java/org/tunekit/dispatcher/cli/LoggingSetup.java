@@ -40,6 +40,8 @@ public final class LoggingSetup {
         for (String jdk : new String[] {"jdk", "sun", "javax", "java"}) {
             setIfAbsent("org.slf4j.simpleLogger.log." + jdk, "info");
         }
+        // the SSH library of platform: remote tells of every session at info; its warnings are what matter
+        setIfAbsent("org.slf4j.simpleLogger.log.org.apache.sshd", "warn");
     }
 
     static String level(String nniLevel, String fallback) {

@@ -172,10 +172,15 @@ public final class ExperimentManager {
      * recorded, so that an unknown algorithm, a wrong argument or more GPUs than the machine has leave
      * nothing behind.
      *
+     * @throws ManagerException with the message of {@link TrainingService#check}'s {@link IllegalArgumentException}
      * @throws RuntimeException from the dispatcher's factory or {@link TrainingService#check}
      */
     public void prepare() {
-        service.check();
+        try {
+            service.check();
+        } catch (IllegalArgumentException e) {
+            throw new ManagerException(e.getMessage(), e);
+        }
         dispatcher = dispatcherFactory.apply(channel);
     }
 
@@ -729,6 +734,11 @@ public final class ExperimentManager {
         listener.trialEnded(jobId, t.sequence, status, message, Duration.between(t.started, now));
     }
 
+    /**
+     * A trial lost with the place it ran: it ends LOST and, unless the experiment is stopping or the
+     * trial was being stopped, its parameters wait to run again first, without counting twice against
+     * maxTrialNumber. The dispatcher is not told of an end: the parameters' end comes with the new trial's.
+     */
     private void checkTimes() {
         Instant now = clock.instant();
         if (deadline != null && !stopping && now.isAfter(deadline)) {

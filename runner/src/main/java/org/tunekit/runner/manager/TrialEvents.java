@@ -45,4 +45,14 @@ public interface TrialEvents {
      * @throws IllegalArgumentException for any other status
      */
     void ended(String trialJobId, TrialStatus status, String reason);
+
+    /**
+     * The trial is lost with the place it ran (its machine stopped answering): {@link #ended} with
+     * {@link TrialStatus#LOST}, so its parameters run again.
+     *
+     * @param reason what happened, for the records ("machine u@h:22 did not answer for 60 s")
+     */
+    default void lost(String trialJobId, String reason) {
+        ended(trialJobId, TrialStatus.LOST, reason);
+    }
 }

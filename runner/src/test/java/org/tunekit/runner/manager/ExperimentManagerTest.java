@@ -230,6 +230,36 @@ class ExperimentManagerTest {
     }
 
     @Test
+    void aTrialLostWithItsMachineEndsLostAndItsParametersRunAgainWithoutUsingTheBudget() throws Exception {
+        // the first trial started is lost with its machine; every other one ends with its result
+        RemoteLikeService service = new RemoteLikeService() {
+            boolean lostOne;
+
+            @Override
+            public void poll() {
+                if (!lostOne && !running.isEmpty()) {
+                    lostOne = true;
+                    String first = running.keySet().iterator().next();
+                    running.remove(first);
+                    events.lost(first, "machine u@h:22 did not answer for 60s");
+                }
+                super.poll();
+            }
+        };
+        MemoryJournal journal = new MemoryJournal();
+        ExperimentManager m = manager(service, 2, 4);
+        m.prepare();
+        assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        List<StoredTrial> lost = journal.trials.values().stream().filter(s -> s.status() == TrialStatus.LOST).toList();
+        List<StoredTrial> done = journal.trials.values().stream().filter(s -> s.status() == TrialStatus.SUCCEEDED).toList();
+        assertThat(lost).hasSize(1);
+        // maxTrialNumber 4 counts the rerun once: 4 results, one of them for the lost trial's parameters
+        assertThat(done).hasSize(4).extracting(StoredTrial::parameterId).doesNotHaveDuplicates().contains(lost.get(0).parameterId());
+        assertThat(service.started).hasSize(5);
+    }
+
+    @Test
     void simulatedTrialsInLockStepGiveTheSameRunForTheSameSeeds() throws Exception {
         List<List<String>> runs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {

@@ -1,0 +1,143 @@
+package org.tunekit.remote;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.Map;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.server.Environment;
+import org.apache.sshd.server.ExitCallback;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.channel.ChannelSession;
+import org.apache.sshd.server.command.Command;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+
+/**
+ * An SSH server in this process, on 127.0.0.1 and a free port, that runs each exec request with real
+ * {@code bash -c} as this user, with {@code HOME} set to a folder of the test's (and more variables):
+ * user {@value #USER}, password {@value #PASSWORD}, or the one public key given.
+ */
+final class BashOverSsh implements AutoCloseable {
+    static final String USER = "tunekit";
+    static final String PASSWORD = "secret";
+
+    final SshServer server;
+    final Path home;
+
+    BashOverSsh(Path home, Path hostKey, PublicKey userKey, Map<String, String> env) throws IOException {
+        this(home, hostKey, userKey, env, 0);
+    }
+
+    BashOverSsh(Path home, Path hostKey, PublicKey userKey, Map<String, String> env, int port) throws IOException {
+        this.home = home;
+        server = SshServer.setUpDefaultServer();
+        server.setHost("127.0.0.1");
+        server.setPort(port);
+        server.setKeyPairProvider(new SimpleGeneratorHostKeyProvider(hostKey));
+        server.setPasswordAuthenticator((user, password, session) -> USER.equals(user) && PASSWORD.equals(password));
+        server.setPublickeyAuthenticator((user, key, session) -> USER.equals(user) && userKey != null && KeyUtils.compareKeys(key, userKey));
+        server.setCommandFactory((channel, command) -> new Bash(command, home, env));
+        server.start();
+    }
+
+    int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.stop(true);
+    }
+
+    /** One exec request: {@code bash -c COMMAND}, its streams pumped to the channel's. */
+    private static final class Bash implements Command {
+        private final String command;
+        private final Path home;
+        private final Map<String, String> env;
+        private InputStream in;
+        private OutputStream out;
+        private OutputStream err;
+        private ExitCallback exit;
+        private Process process;
+
+        Bash(String command, Path home, Map<String, String> env) {
+            this.command = command;
+            this.home = home;
+            this.env = env;
+        }
+
+        @Override
+        public void setInputStream(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public void setOutputStream(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void setErrorStream(OutputStream err) {
+            this.err = err;
+        }
+
+        @Override
+        public void setExitCallback(ExitCallback callback) {
+            this.exit = callback;
+        }
+
+        @Override
+        public void start(ChannelSession channel, Environment environment) throws IOException {
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(home.toFile());
+            pb.environment().put("HOME", home.toString());
+            pb.environment().putAll(env);
+            process = pb.start();
+            Thread stdin = pump(in, process.getOutputStream(), true);
+            Thread stdout = pump(process.getInputStream(), out, false);
+            Thread stderr = pump(process.getErrorStream(), err, false);
+            Thread waiter = new Thread(() -> {
+                try {
+                    int status = process.waitFor();
+                    stdout.join();
+                    stderr.join();
+                    stdin.interrupt();
+                    exit.onExit(status);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "bash-over-ssh");
+            waiter.setDaemon(true);
+            waiter.start();
+        }
+
+        private static Thread pump(InputStream from, OutputStream to, boolean closeAfter) {
+            Thread t = new Thread(() -> {
+                byte[] b = new byte[8192];
+                try {
+                    int n;
+                    while ((n = from.read(b)) > 0) {
+                        to.write(b, 0, n);
+                        to.flush();
+                    }
+                    if (closeAfter) {
+                        to.close();
+                    }
+                } catch (IOException e) {
+                    // the other side is gone
+                }
+            }, "bash-over-ssh-pump");
+            t.setDaemon(true);
+            t.start();
+            return t;
+        }
+
+        @Override
+        public void destroy(ChannelSession channel) {
+            if (process != null) {
+                process.destroy();
+            }
+        }
+    }
+}
