@@ -1,6 +1,9 @@
 package org.tunekit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tunekit.it.Sql.count;
+import static org.tunekit.it.Sql.longs;
+import static org.tunekit.it.Sql.strings;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -270,32 +273,5 @@ class RemoteIT {
         try (Stream<Path> left = Files.list(TRIALS_HOME.resolve(id[0]).resolve("trials"))) {
             assertThat(left.filter(d -> !Files.exists(d.resolve(".nni/exit"))).toList()).isEmpty();
         }
-    }
-
-    private static long count(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
-
-    private static List<Long> longs(Connection c, String sql) throws Exception {
-        List<Long> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                out.add(r.getLong(1));
-            }
-        }
-        return out;
-    }
-
-    private static List<String> strings(Connection c, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                out.add(r.getString(1));
-            }
-        }
-        return out;
     }
 }

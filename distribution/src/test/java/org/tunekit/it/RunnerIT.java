@@ -1,6 +1,8 @@
 package org.tunekit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tunekit.it.Sql.count;
+import static org.tunekit.it.Sql.longs;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -408,22 +410,5 @@ class RunnerIT {
             assertThat(count(c, "SELECT count(*) FROM trials")).isEqualTo(4);
             assertThat(c.createStatement().executeQuery("SELECT status FROM experiment").getString(1)).isEqualTo("DONE");
         }
-    }
-
-    private static long count(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
-
-    private static List<Long> longs(Connection c, String sql) throws Exception {
-        List<Long> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                out.add(r.getLong(1));
-            }
-        }
-        return out;
     }
 }

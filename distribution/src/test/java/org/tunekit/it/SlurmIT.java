@@ -1,6 +1,8 @@
 package org.tunekit.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.tunekit.it.Sql.count;
+import static org.tunekit.it.Sql.strings;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -129,23 +131,6 @@ class SlurmIT {
 
     private Connection db(String id) throws Exception {
         return DriverManager.getConnection("jdbc:sqlite:" + tmp.resolve("experiments").resolve(id).resolve("experiment.db"));
-    }
-
-    private static long count(Connection c, String sql) throws Exception {
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
-
-    private static List<String> strings(Connection c, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
-            while (r.next()) {
-                out.add(r.getString(1));
-            }
-        }
-        return out;
     }
 
     @Test

@@ -74,7 +74,6 @@ final class RemoteMachines implements TrainingService {
     /** The file next to the metrics mirror that holds how many of its bytes the manager has had. */
     static final String DELIVERED = ".nni/delivered";
     /** How NNI's {@code nni} package prints a metric on stdout on a platform other than {@code local}. */
-    static final String STDOUT_METRIC = "NNISDK_MEb'";
 
     /** One machine and what this service knows of it. */
     private static final class Host {
@@ -519,39 +518,21 @@ final class RemoteMachines implements TrainingService {
     }
 
     private void readStdout(Remote t, boolean atEnd) {
-        Path stdout = t.local.resolve(TrialScript.STDOUT);
         if (t.stdoutFetched <= t.stdoutRead) {
             return;
         }
-        byte[] b;
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(stdout, StandardOpenOption.READ)) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) (t.stdoutFetched - t.stdoutRead));
-            while (buf.hasRemaining() && ch.read(buf, t.stdoutRead + buf.position()) > 0) {
-                // read to the end of what was copied
+        // the mirror holds exactly what was fetched: read its new lines, from where the manager has them
+        org.tunekit.runner.PrintedMetrics printed = new org.tunekit.runner.PrintedMetrics(t.local.resolve(TrialScript.STDOUT), t.stdoutRead);
+        try {
+            for (org.tunekit.runner.PrintedMetrics.Metric m : printed.poll(atEnd)) {
+                hand(t, m.text());
+                note(t, DELIVERED + ".stdout", m.end());
             }
-            b = java.util.Arrays.copyOf(buf.array(), buf.position());
         } catch (IOException e) {
-            LOG.warn("could not read {}: {}", stdout, e.getMessage());
+            LOG.warn("could not read {}: {}", t.local.resolve(TrialScript.STDOUT), e.getMessage());
             return;
         }
-        int start = 0;
-        for (int i = 0; i <= b.length; i++) {
-            boolean lineEnd = i < b.length ? b[i] == '\n' : atEnd && i > start;
-            if (!lineEnd) {
-                continue;
-            }
-            String line = new String(b, start, i - start, StandardCharsets.UTF_8).strip();
-            start = Math.min(i + 1, b.length);
-            long end = t.stdoutRead + start;
-            if (line.startsWith(STDOUT_METRIC) && line.endsWith("'") && line.length() > STDOUT_METRIC.length()) {
-                hand(t, line.substring(STDOUT_METRIC.length(), line.length() - 1));
-                note(t, DELIVERED + ".stdout", end);
-            }
-            if (i == b.length) {
-                break;
-            }
-        }
-        t.stdoutRead += start;
+        t.stdoutRead = printed.consumed();
     }
 
     private void hand(Remote t, String text) {

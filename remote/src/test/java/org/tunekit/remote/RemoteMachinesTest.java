@@ -87,7 +87,9 @@ class RemoteMachinesTest {
         }
 
         @Override
-        public void lost(String trialJobId, String reason) {
+        public void ended(String trialJobId, org.tunekit.runner.results.TrialStatus status, String reason) {
+            // the service reports a lost machine's trials as LOST
+            assertThat(status).isEqualTo(org.tunekit.runner.results.TrialStatus.LOST);
             service.collect(trialJobId);
             lost.put(trialJobId, reason);
         }

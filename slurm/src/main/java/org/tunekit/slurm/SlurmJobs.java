@@ -30,7 +30,7 @@ import org.tunekit.runner.results.TrialStatus;
  * Each trial one Slurm job, submitted with {@code sbatch}: the script {@link TrialScript} makes, run in
  * the trial's folder {@code trials/JOBID} on the shared directory, where it reads its parameters and
  * writes its metrics and its exit status. NNI's {@code nni} package (2.x and 3), seeing {@code NNI_PLATFORM}
- * other than {@code local}, prints its metrics to the output ({@link StdoutMetrics}); other trials
+ * other than {@code local}, prints its metrics to the output ({@link org.tunekit.runner.PrintedMetrics}); other trials
  * append them to NNI's metrics file; both are read. Nothing on the nodes connects to the runner:
  * {@link #poll} reads those files, and asks Slurm (one {@code squeue}, and one {@code sacct} for jobs
  * {@code squeue} has forgotten, every {@code pollInterval}) how the jobs stand.
@@ -74,7 +74,7 @@ final class SlurmJobs implements TrainingService {
         final String slurmId;
         final Path dir;
         final MetricsFileReader metrics;
-        final StdoutMetrics printed;
+        final org.tunekit.runner.PrintedMetrics printed;
         /** Metrics delivered from the metrics file, and from the output. */
         int delivered;
         int deliveredPrinted;
@@ -91,7 +91,7 @@ final class SlurmJobs implements TrainingService {
             this.slurmId = slurmId;
             this.dir = dir;
             this.metrics = new MetricsFileReader(dir.resolve(TrialScript.METRICS));
-            this.printed = new StdoutMetrics(dir.resolve(TrialScript.STDOUT));
+            this.printed = new org.tunekit.runner.PrintedMetrics(dir.resolve(TrialScript.STDOUT), 0);
         }
     }
 
@@ -328,7 +328,8 @@ final class SlurmJobs implements TrainingService {
             if (!known && j.metrics.problem() != null) {
                 events.problem(j.trialJobId, j.metrics.problem());
             }
-            for (String text : j.printed.poll(atEnd)) {
+            for (org.tunekit.runner.PrintedMetrics.Metric printed : j.printed.poll(atEnd)) {
+                String text = printed.text();
                 if (j.skipPrinted > 0) {
                     j.skipPrinted--;
                     continue;
