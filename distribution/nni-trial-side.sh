@@ -8,7 +8,8 @@
 #
 # Usage: distribution/nni-trial-side.sh NNI_GIT_DIR [OUT_DIR]
 #   NNI_GIT_DIR  a (bare) git directory of github.com/microsoft/nni
-#   OUT_DIR      default: $HOME/nni-trial-side; trees go to OUT_DIR/v3, OUT_DIR/v2
+#   OUT_DIR      default: $HOME/nni-trial-side; trees go to OUT_DIR/v3, OUT_DIR/v2, and NNI's
+#                scikit-learn example to OUT_DIR/examples/sklearn-classification
 # Environment:
 #   NNI_V2_TAG      use this tag instead of the newest v2.* tag
 #   JSON_TRICKS_SRC a directory holding a json_tricks/ package (>= 3.15.5) to
@@ -130,6 +131,23 @@ assert nni.load(nni.dump({"x": 0.5})) == {"x": 0.5}
 ' "$OUT/$v" >/dev/null) || die "import nni failed with PYTHONPATH=$OUT/$v (see the traceback above)"
 done
 
+# 5. NNI's scikit-learn example (examples/trials/sklearn/classification, as it is), for the tests that
+#    run an NNI example unchanged on each training service; it needs Debian's python3-sklearn.
+SK=$OUT/examples/sklearn-classification
+if ! dpkg-query -W -f='${Status}' python3-sklearn 2>/dev/null | grep -q 'ok installed'; then
+  if [[ $(id -u) -eq 0 ]]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-sklearn >&2 || log "python3-sklearn not installed: the sklearn example's tests will skip"
+  else
+    log "python3-sklearn is missing (run as root to install it): the sklearn example's tests will skip"
+  fi
+fi
+rm -rf "$SK.tmp" && mkdir -p "$SK.tmp"
+git --git-dir="$NNI_GIT" archive HEAD examples/trials/sklearn/classification 2>/dev/null |
+  tar -x -C "$SK.tmp" --strip-components=4 || die "git archive of NNI's sklearn example failed"
+[[ -f $SK.tmp/main.py && -f $SK.tmp/config.yml ]] || die "NNI's sklearn example is missing from $NNI_GIT"
+rm -rf "$SK" && mv "$SK.tmp" "$SK"
+
 echo "NNI 3 (HEAD $(git --git-dir="$NNI_GIT" describe --tags HEAD)): PYTHONPATH=$OUT/v3"
 echo "NNI 2 ($V2_TAG):   PYTHONPATH=$OUT/v2"
 echo "python: $PY   json_tricks: $JT_VERSION"
+echo "NNI's sklearn example: $SK"

@@ -70,6 +70,30 @@ class NniTrialSideIT {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void nnisSklearnExampleRunsUnchangedOnThisMachine() throws Exception {
+        NniExamples.assumeSklearnExample();
+        Path code = NniExamples.copySklearn(tmp.resolve("code-sklearn"), false);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, NniExamples.sklearnConfig(code, "platform: local\n", 6));
+        ProcessBuilder pb = new ProcessBuilder(TunekitProcess.HOME.resolve("tunekit").toString(), "run", config.toString())
+                .directory(TunekitProcess.HOME.toFile()).redirectErrorStream(true);
+        pb.environment().put("TUNEKIT_NO_BUILD", "1");
+        pb.environment().put("TUNEKIT_EXPERIMENTS_DIR", tmp.toString());
+        pb.environment().put("PYTHONPATH", NniExamples.NNI_V3.toString());
+        pb.environment().put("PATH", "/usr/bin:" + System.getenv("PATH"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        Matcher m = Pattern.compile("Experiment ([a-z0-9]{8})").matcher(out);
+        assertThat(m.find()).isTrue();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + tmp.resolve(m.group(1)).resolve("experiment.db"))) {
+            // an SVC's accuracy on the digits
+            assertThat(scalar(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED' AND final_value > 0.5")).as(out).isEqualTo(6);
+        }
+    }
+
     private static long scalar(Connection c, String sql) throws Exception {
         try (ResultSet r = c.createStatement().executeQuery(sql)) {
             r.next();

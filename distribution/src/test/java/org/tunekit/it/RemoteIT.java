@@ -219,6 +219,27 @@ class RemoteIT {
     }
 
     @Test
+    void nnisSklearnExampleRunsUnchangedOnTwoMachines() throws Exception {
+        NniExamples.assumeSklearnExample();
+        // NNI's packages go with the code, as above; scikit-learn is the machines' own (Debian's python3-sklearn)
+        Path code = NniExamples.copySklearn(tmp.resolve("code-sklearn"), true);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, NniExamples.sklearnConfig(code, """
+                platform: remote
+                machineList:
+                  - {host: 127.0.0.1, port: 2221, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
+                  - {host: 127.0.0.1, port: 2222, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
+                """.replace("KEY", Path.of(LAB, "id_rsa").toString()), 4).replace("trialConcurrency: 1", "trialConcurrency: 2"));
+        String[] id = {null};
+        String seen = run(List.of("run", config.toString()), line -> false, p -> {}, id);
+        assertThat(seen).contains("status 0").contains("Best parameters");
+        try (Connection c = db(id[0])) {
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED' AND final_value > 0.5")).as(seen).isEqualTo(4);
+            assertThat(count(c, "SELECT count(DISTINCT machine) FROM trials")).isEqualTo(2);
+        }
+    }
+
+    @Test
     void theTrialsOfAMachineThatDropsRunAgainOnTheOther() throws Exception {
         String[] id = {null};
         long sshd = Long.parseLong(Files.readString(Path.of(LAB, "sshd-2222", "sshd.pid")).strip());

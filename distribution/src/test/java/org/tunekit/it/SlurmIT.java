@@ -166,6 +166,22 @@ class SlurmIT {
     }
 
     @Test
+    void nnisSklearnExampleRunsUnchangedAsJobs() throws Exception {
+        NniExamples.assumeSklearnExample();
+        Path code = NniExamples.copySklearn(tmp.resolve("code-sklearn"), false);
+        Path config = code.resolve("config.yml");
+        Files.writeString(config, NniExamples.sklearnConfig(code, "platform: slurm\n", 4));
+        Run r = tunekit(List.of("run", config.toString()), Map.of("PYTHONPATH", NniExamples.NNI_V3.toString(), "PATH", "/usr/bin:" + System.getenv("PATH")));
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        String id = experiments.get(0);
+        try (Connection c = db(id)) {
+            // an SVC's accuracy on the digits, each trial one job
+            assertThat(count(c, "SELECT count(*) FROM trials WHERE status = 'SUCCEEDED' AND final_value > 0.5")).as(r.out()).isEqualTo(4);
+        }
+        assertThat(jobs(id)).hasSize(4);
+    }
+
+    @Test
     void anAssessorsKillCancelsTheJobAndTheTrialSeesSigint() throws Exception {
         Path code = Files.createDirectories(tmp.resolve("code"));
         // x above 0.5 is stopped by the assessor after its first result; otherwise it would run two minutes
