@@ -35,6 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 class RemoteIT {
     private static final Pattern EXPERIMENT = Pattern.compile("^Experiment ([a-z0-9]{8})");
     private static final String LAB = System.getenv("SSH_LAB");
+    /** The lab's two machines as a remote trainingService entry, Debian's python3 first on the trials' PATH. */
+    private static final String TWO_MACHINES = LAB == null ? "" : """
+            platform: remote
+            machineList:
+              - {host: 127.0.0.1, port: 2221, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
+              - {host: 127.0.0.1, port: 2222, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
+            """.replace("KEY", Path.of(LAB, "id_rsa").toString());
     private static final Path TRIALS_HOME = Path.of("/home/tunekit-ssh/tunekit-experiments");
 
     /**
@@ -203,11 +210,7 @@ class RemoteIT {
                 maxTrialNumber: 4
                 tuner: {name: TPE, classArgs: {optimize_mode: maximize, seed: 2}}
                 trainingService:
-                  platform: remote
-                  machineList:
-                    - {host: 127.0.0.1, port: 2221, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
-                    - {host: 127.0.0.1, port: 2222, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
-                """.replace("KEY", Path.of(LAB, "id_rsa").toString()));
+                """ + TWO_MACHINES.indent(2));
         String[] id = {null};
         String seen = run(List.of("run", config.toString()), line -> false, p -> {}, id);
         assertThat(seen).contains("status 0").contains("Best parameters");
@@ -224,12 +227,7 @@ class RemoteIT {
         // NNI's packages go with the code, as above; scikit-learn is the machines' own (Debian's python3-sklearn)
         Path code = NniExamples.copySklearn(tmp.resolve("code-sklearn"), true);
         Path config = code.resolve("config.yml");
-        Files.writeString(config, NniExamples.sklearnConfig(code, """
-                platform: remote
-                machineList:
-                  - {host: 127.0.0.1, port: 2221, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
-                  - {host: 127.0.0.1, port: 2222, user: tunekit-ssh, sshKeyFile: KEY, pythonPath: /usr/bin}
-                """.replace("KEY", Path.of(LAB, "id_rsa").toString()), 4).replace("trialConcurrency: 1", "trialConcurrency: 2"));
+        Files.writeString(config, NniExamples.sklearnConfig(code, TWO_MACHINES, 4).replace("trialConcurrency: 1", "trialConcurrency: 2"));
         String[] id = {null};
         String seen = run(List.of("run", config.toString()), line -> false, p -> {}, id);
         assertThat(seen).contains("status 0").contains("Best parameters");

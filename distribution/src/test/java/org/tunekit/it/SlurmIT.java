@@ -69,16 +69,7 @@ class SlurmIT {
     }
 
     private Process start(List<String> args, Map<String, String> env) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(TunekitProcess.HOME.resolve("tunekit").toString());
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(TunekitProcess.HOME.toFile());
-        pb.environment().put("TUNEKIT_NO_BUILD", "1");
-        pb.environment().put("TUNEKIT_EXPERIMENTS_DIR", tmp.resolve("experiments").toString());
-        pb.environment().putAll(env);
-        pb.redirectError(tmp.resolve("stderr.txt").toFile());
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Process p = pb.start();
+        Process p = TunekitProcess.run(args, tmp.resolve("experiments"), tmp.resolve("stderr.txt"), env);
         runners.add(p);
         return p;
     }

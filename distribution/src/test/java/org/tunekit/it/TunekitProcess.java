@@ -43,6 +43,23 @@ final class TunekitProcess implements AutoCloseable {
     }
 
     /** Starts {@code tunekit} with these arguments and extra environment variables. */
+    /**
+     * {@code tunekit ARGS} as a user runs it from the checkout (no rebuild), with experiments under
+     * {@code experiments}, standard error to {@code stderr}, no standard input, and {@code env} on top.
+     */
+    static Process run(List<String> args, Path experiments, Path stderr, Map<String, String> env) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(HOME.resolve("tunekit").toString());
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(HOME.toFile());
+        pb.environment().put("TUNEKIT_NO_BUILD", "1");
+        pb.environment().put("TUNEKIT_EXPERIMENTS_DIR", experiments.toString());
+        pb.environment().putAll(env);
+        pb.redirectError(stderr.toFile());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        return pb.start();
+    }
+
     static TunekitProcess start(List<String> args, Map<String, String> env) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(HOME.resolve("tunekit").toString());
