@@ -72,8 +72,10 @@ public abstract class MsgDispatcherBase {
     private volatile Thread readerThread;
     private Command current;
     /** Commands the reader has taken off the channel and routed; tasks queued and not yet run. */
-    private long commandsRead;
-    private int tasksOutstanding;
+    private final java.util.concurrent.atomic.AtomicLong commandsRead = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger tasksOutstanding = new java.util.concurrent.atomic.AtomicInteger();
+    /** Set while {@link #awaitHandled} waits: only then do the reader and the workers take the lock to wake it. */
+    private volatile boolean awaited;
     private final Object progress = new Object();
 
     /**
@@ -123,34 +125,42 @@ public abstract class MsgDispatcherBase {
     public final boolean awaitHandled(long commands, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (progress) {
-            while (commandsRead < commands || tasksOutstanding > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || finished.getCount() == 0) {
-                    return false;
+            awaited = true;
+            try {
+                while (commandsRead.get() < commands || tasksOutstanding.get() > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0 || finished.getCount() == 0) {
+                        return false;
+                    }
+                    progress.wait(Math.max(1, Math.min(100, left / 1_000_000)));
                 }
-                progress.wait(Math.max(1, Math.min(100, left / 1_000_000)));
+                return true;
+            } finally {
+                awaited = false;
             }
-            return true;
         }
     }
 
     private void commandRead() {
-        synchronized (progress) {
-            commandsRead++;
-            progress.notifyAll();
-        }
+        commandsRead.incrementAndGet();
+        wake();
     }
 
     private void taskQueued() {
-        synchronized (progress) {
-            tasksOutstanding++;
-        }
+        tasksOutstanding.incrementAndGet();
     }
 
     private void taskDone() {
-        synchronized (progress) {
-            tasksOutstanding--;
-            progress.notifyAll();
+        tasksOutstanding.decrementAndGet();
+        wake();
+    }
+
+    /** Wakes {@link #awaitHandled} if it waits; costs a volatile read otherwise (the manager over a real channel never waits). */
+    private void wake() {
+        if (awaited) {
+            synchronized (progress) {
+                progress.notifyAll();
+            }
         }
     }
 

@@ -49,17 +49,22 @@ final class NniExamples {
             Files.copy(SKLEARN.resolve(f), code.resolve(f));
         }
         if (withNni) {
-            try (var all = Files.walk(NNI_V3)) {
-                for (Path from : all.toList()) {
-                    Path to = code.resolve(NNI_V3.relativize(from).toString());
-                    if (Files.isDirectory(from)) {
-                        Files.createDirectories(to);
-                    } else {
-                        Files.copy(from, to);
-                    }
+            copyNni(code);
+        }
+        return code;
+    }
+
+    /** Copies NNI 3's trial code into {@code code}, so that a trial there imports it from its own folder (a remote user cannot read ours). */
+    static void copyNni(Path code) throws IOException {
+        try (var all = Files.walk(NNI_V3)) {
+            for (Path from : all.toList()) {
+                Path to = code.resolve(NNI_V3.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to);
                 }
             }
         }
-        return code;
     }
 }

@@ -184,24 +184,14 @@ class RemoteIT {
 
     @Test
     void thePythonExampleWrittenForNniRunsOnTwoMachinesWithNni3sOwnTrialCode() throws Exception {
-        Path tree = Path.of(System.getenv().getOrDefault("NNI_TRIAL_SIDE", System.getProperty("user.home") + "/nni-trial-side"), "v3");
-        Assumptions.assumeTrue(Files.isDirectory(tree.resolve("nni")), "no NNI 3 trial code in " + tree
+        Assumptions.assumeTrue(Files.isDirectory(NniExamples.NNI_V3.resolve("nni")), "no NNI 3 trial code in " + NniExamples.NNI_V3
                 + " (run distribution/nni-trial-side.sh)");
         // NNI's packages go with the code (the remote user cannot read this user's home): the trial's folder is on its sys.path
         Path code = Files.createDirectories(tmp.resolve("code-py"));
         for (String f : List.of("train.py", "search_space.json")) {
             Files.copy(TunekitProcess.HOME.resolve("examples/python-nni").resolve(f), code.resolve(f));
         }
-        try (Stream<Path> all = Files.walk(tree)) {
-            for (Path from : all.toList()) {
-                Path to = code.resolve(tree.relativize(from).toString());
-                if (Files.isDirectory(from)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(from, to);
-                }
-            }
-        }
+        NniExamples.copyNni(code);
         Path config = code.resolve("config.yml");
         Files.writeString(config, """
                 searchSpaceFile: search_space.json

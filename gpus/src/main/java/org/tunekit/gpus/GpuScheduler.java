@@ -82,31 +82,43 @@ public final class GpuScheduler {
      */
     public Optional<GpuAllocation> allocate(String trialId) {
         Objects.requireNonNull(trialId, "trialId");
-        validate();
         if (allocations.containsKey(trialId)) {
             throw new IllegalStateException("trial " + trialId + " already holds GPUs " + allocations.get(trialId).gpuIndices());
         }
+        Optional<GpuAllocation> allocation = place(trialId);
+        allocation.filter(a -> a.share() > 0).ifPresent(a -> allocations.put(trialId, a));
+        return allocation;
+    }
+
+    /**
+     * True when a trial's GPUs are free now: what {@link #allocate} would answer, without recording anything.
+     *
+     * @throws IllegalArgumentException when {@link #validate()} would
+     */
+    public boolean fits() {
+        return place("").isPresent();
+    }
+
+    /** Where a trial would go now, or empty when it must wait; records nothing. */
+    private Optional<GpuAllocation> place(String trialId) {
+        validate();
         double share = settings.share();
         if (share == 0) {
             return Optional.of(new GpuAllocation(trialId, List.of(), 0));
         }
         Map<Integer, Double> load = load();
         List<Gpu> candidates = preferred(load);
-        GpuAllocation allocation;
         if (share < 1) {
             if (candidates.isEmpty() || load.get(candidates.get(0).index()) + share > 1 + FIT_TOLERANCE) {
                 return Optional.empty();
             }
-            allocation = new GpuAllocation(trialId, List.of(candidates.get(0).index()), share);
-        } else {
-            int n = settings.gpusPerTrial();
-            if (candidates.size() < n || load.get(candidates.get(n - 1).index()) > 0) {
-                return Optional.empty();
-            }
-            allocation = new GpuAllocation(trialId, candidates.subList(0, n).stream().map(Gpu::index).toList(), 1);
+            return Optional.of(new GpuAllocation(trialId, List.of(candidates.get(0).index()), share));
         }
-        allocations.put(trialId, allocation);
-        return Optional.of(allocation);
+        int n = settings.gpusPerTrial();
+        if (candidates.size() < n || load.get(candidates.get(n - 1).index()) > 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new GpuAllocation(trialId, candidates.subList(0, n).stream().map(Gpu::index).toList(), 1));
     }
 
     /** Gives back trial {@code trialId}'s GPUs; a trial that holds none is ignored. */

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +23,6 @@ import org.tunekit.gpus.NvidiaSmiException;
 final class LocalGpus {
     private static final Logger LOG = LoggerFactory.getLogger(LocalGpus.class);
     private static final Duration REREAD = Duration.ofSeconds(5);
-    private static final String PROBE = "\u0000probe";
 
     private final GpuSettings settings;
     private final NvidiaSmi nvidiaSmi;
@@ -70,9 +68,7 @@ final class LocalGpus {
             }
             lastRead = clock.instant();
         }
-        Optional<GpuAllocation> probe = scheduler.allocate(PROBE);
-        probe.ifPresent(a -> scheduler.release(PROBE));
-        return probe.isPresent();
+        return scheduler.fits();
     }
 
     /** The GPUs of a trial about to start; call after {@link #free} said yes. */
