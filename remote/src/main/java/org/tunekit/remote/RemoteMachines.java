@@ -29,6 +29,7 @@ import org.tunekit.gpus.GpuSettings;
 import org.tunekit.gpus.NvidiaSmi;
 import org.tunekit.gpus.NvidiaSmiException;
 import org.tunekit.runner.MetricsFileReader;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -52,9 +53,9 @@ import org.tunekit.runner.manager.TrialScript;
  *   <li>{@link #poll}: one command per machine reads, for all its trials, what was appended to their metrics
  *       files and stdout and whether they ended. What is read is appended to {@code trials/JOBID/.nni/metrics}
  *       and {@code trials/JOBID/trial.stdout} here and read from there (metrics frames, and the
- *       {@code NNISDK_MEb'...'} lines NNI's {@code nni} package prints off platform local); how far the manager
- *       has them is noted after each in {@code .nni/delivered} (and {@code .nni/delivered.stdout}), so that a
- *       later runner that {@linkplain #reattach reattaches} hands on only the ones after them.</li>
+ *       {@code NNISDK_MEb'...'} lines NNI's {@code nni} package prints off platform local). The experiment's
+ *       store counts the frames the manager handled from each ({@link StoredTrial#framesRead}), so that a later
+ *       runner that {@linkplain #reattach reattaches} reads the copies again and hands on only the ones after them.</li>
  *   <li>A machine that does not answer is tried again every {@link #RETRY_EVERY}; its trials are
  *       {@linkplain TrialEvents#lost lost} (their parameters run again elsewhere) after {@link #LOST_AFTER}
  *       without contact, and when it is back their processes, if they still run, are killed.</li>
@@ -71,8 +72,6 @@ final class RemoteMachines implements TrainingService {
     /** How long a poll waits for a machine's answer: the manager's loop waits that long for a machine gone silent. */
     static final Duration POLL_TIMEOUT = Duration.ofSeconds(15);
     static final Duration POLL_INTERVAL = Duration.ofMillis(1000);
-    /** The file next to the metrics mirror that holds how many of its bytes the manager has had. */
-    static final String DELIVERED = ".nni/delivered";
     /** How NNI's {@code nni} package prints a metric on stdout on a platform other than {@code local}. */
 
     /** One machine and what this service knows of it. */
@@ -105,21 +104,22 @@ final class RemoteMachines implements TrainingService {
         long stdoutFetched;
         /** Bytes of the stdout copy whose lines were read for metrics. */
         long stdoutRead;
-        /** A later runner's: the store has its final result, so a FINAL frame read again is not handed on. */
-        boolean finalRecorded;
+        /** Frames of the metrics file, and of the output, a previous manager handled: read again, not handed on. */
+        int skipFile;
+        int skipOutput;
         Instant killAt;
         boolean stopping;
         boolean ended;
         boolean problemTold;
 
-        Remote(String jobId, Host host, String dir, long pid, Path local, long fetched, long delivered) {
+        Remote(String jobId, Host host, String dir, long pid, Path local, long fetched) {
             this.jobId = jobId;
             this.host = host;
             this.dir = dir;
             this.pid = pid;
             this.local = local;
             this.fetched = fetched;
-            this.reader = new MetricsFileReader(local.resolve(TrialScript.METRICS), delivered);
+            this.reader = new MetricsFileReader(local.resolve(TrialScript.METRICS));
         }
     }
 
@@ -348,7 +348,7 @@ final class RemoteMachines implements TrainingService {
         Path local = context.experimentDirectory().resolve("trials").resolve(trial.trialJobId());
         Files.createDirectories(local.resolve(".nni"));
         Files.writeString(local.resolve(TrialScript.PARAMETERS), trial.parameterRecord());
-        trials.put(trial.trialJobId(), new Remote(trial.trialJobId(), h, dir, pid, local, 0, 0));
+        trials.put(trial.trialJobId(), new Remote(trial.trialJobId(), h, dir, pid, local, 0));
         h.running++;
         h.lastContact = clock.instant();
         return new Placement(h.machine.name() + "|" + pid + "|" + dir, h.machine.name(), allocation == null ? null : allocation.gpuIndices());
@@ -505,10 +505,8 @@ final class RemoteMachines implements TrainingService {
             events.problem(t.jobId, "could not read " + t.local.resolve(TrialScript.METRICS) + ": " + e.getMessage());
             frames = List.of();
         }
-        List<Long> ends = t.reader.frameEnds();
-        for (int i = 0; i < frames.size(); i++) {
-            hand(t, frames.get(i));
-            note(t, DELIVERED, ends.get(i));
+        for (String frame : frames) {
+            hand(t, frame, MetricStream.FILE);
         }
         if (t.reader.problem() != null && !t.problemTold) {
             t.problemTold = true;
@@ -525,8 +523,7 @@ final class RemoteMachines implements TrainingService {
         org.tunekit.runner.PrintedMetrics printed = new org.tunekit.runner.PrintedMetrics(t.local.resolve(TrialScript.STDOUT), t.stdoutRead);
         try {
             for (org.tunekit.runner.PrintedMetrics.Metric m : printed.poll(atEnd)) {
-                hand(t, m.text());
-                note(t, DELIVERED + ".stdout", m.end());
+                hand(t, m.text(), MetricStream.OUTPUT);
             }
         } catch (IOException e) {
             LOG.warn("could not read {}: {}", t.local.resolve(TrialScript.STDOUT), e.getMessage());
@@ -535,30 +532,19 @@ final class RemoteMachines implements TrainingService {
         t.stdoutRead = printed.consumed();
     }
 
-    private void hand(Remote t, String text) {
-        if (t.finalRecorded && text.contains("\"FINAL\"") && "FINAL".equals(type(text))) {
+    private void hand(Remote t, String text, MetricStream from) {
+        if (from == MetricStream.FILE && t.skipFile > 0) {
+            t.skipFile--;
+            return;
+        }
+        if (from == MetricStream.OUTPUT && t.skipOutput > 0) {
+            t.skipOutput--;
             return;
         }
         try {
-            events.metric(t.jobId, text, true);
+            events.metric(t.jobId, text, from);
         } catch (IllegalArgumentException e) {
             // the manager recorded what is wrong with it
-        }
-    }
-
-    private static Object type(String text) {
-        try {
-            return JsonCodec.parse(text, "a metric") instanceof Map<?, ?> m ? m.get("type") : null;
-        } catch (org.tunekit.dispatcher.protocol.ProtocolException e) {
-            return null;
-        }
-    }
-
-    private static void note(Remote t, String file, long offset) {
-        try {
-            Files.writeString(t.local.resolve(file), Long.toString(offset));
-        } catch (IOException e) {
-            LOG.warn("could not note the metrics of trial {} handed on: {}", t.jobId, e.getMessage());
         }
     }
 
@@ -617,16 +603,13 @@ final class RemoteMachines implements TrainingService {
         }
         Path local = context.experimentDirectory().resolve("trials").resolve(stored.trialJobId());
         Remote t;
-        long delivered;
         try {
             Files.createDirectories(local.resolve(".nni"));
-            long fetched = size(local.resolve(TrialScript.METRICS));
-            delivered = Math.min(offset(local.resolve(DELIVERED)), fetched);
-            t = new Remote(stored.trialJobId(), h, dir, pid, local, fetched, delivered);
+            t = new Remote(stored.trialJobId(), h, dir, pid, local, size(local.resolve(TrialScript.METRICS)));
             t.stdoutFetched = size(local.resolve(TrialScript.STDOUT));
-            t.stdoutRead = Math.min(offset(local.resolve(DELIVERED + ".stdout")), t.stdoutFetched);
-            t.finalRecorded = stored.finalMetric() != null;
-        } catch (IOException | NumberFormatException e) {
+            t.skipFile = stored.framesRead(MetricStream.FILE);
+            t.skipOutput = stored.framesRead(MetricStream.OUTPUT);
+        } catch (IOException e) {
             return new Reattached(false, "its metrics kept in " + local + " cannot be read: " + e.getMessage());
         }
         if (h.gpus != null && stored.gpus() != null) {
@@ -635,15 +618,11 @@ final class RemoteMachines implements TrainingService {
         trials.put(stored.trialJobId(), t);
         h.running++;
         return new Reattached(true, (said.contains("alive") ? "still running" : "ended while the runner was stopped") + " on "
-                + h.machine.name() + " as process " + pid + "; metrics from byte " + delivered + " of its metrics file on");
+                + h.machine.name() + " as process " + pid + "; its metrics after the " + (t.skipFile + t.skipOutput) + " handled before are handed on");
     }
 
     private static long size(Path file) throws IOException {
         return Files.exists(file) ? Files.size(file) : 0;
-    }
-
-    private static long offset(Path file) throws IOException {
-        return Files.exists(file) ? Long.parseLong(Files.readString(file).strip()) : 0;
     }
 
     private void down(Host h, String why) {

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunekit.gpus.FakeNvidiaSmi;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -65,14 +66,17 @@ class RemoteMachinesTest {
         final Map<String, Integer> exits = new LinkedHashMap<>();
         final Map<String, String> lost = new LinkedHashMap<>();
         final List<String> problems = new ArrayList<>();
+        /** Frames handled from each trial's metrics file and from its output, as the store counts them. */
+        final Map<String, int[]> frames = new LinkedHashMap<>();
         TrainingService service;
 
         @Override
         public void parameterRequest(String trialJobId, boolean byFile, int index) {}
 
         @Override
-        public void metric(String trialJobId, String text, boolean byFile) {
+        public void metric(String trialJobId, String text, MetricStream from) {
             metrics.computeIfAbsent(trialJobId, k -> new ArrayList<>()).add(text);
+            frames.computeIfAbsent(trialJobId, k -> new int[2])[from == MetricStream.FILE ? 0 : 1]++;
         }
 
         @Override
@@ -321,9 +325,9 @@ class RemoteMachinesTest {
         after.service = second;
         second.check();
         second.open(after);
-        assertThat(second.reattach(stored("R0", running)).running()).isTrue();
-        assertThat(second.reattach(stored("R1", ended)).running()).isTrue();
-        assertThat(second.reattach(stored("R2", killed))).extracting(TrainingService.Reattached::running).isEqualTo(false);
+        assertThat(second.reattach(stored("R0", running, before)).running()).isTrue();
+        assertThat(second.reattach(stored("R1", ended, before)).running()).isTrue();
+        assertThat(second.reattach(stored("R2", killed, before))).extracting(TrainingService.Reattached::running).isEqualTo(false);
         Files.writeString(trials.resolve("R0/go"), "");
         pollUntil(second, () -> after.exits.size() == 2);
 
@@ -381,7 +385,7 @@ class RemoteMachinesTest {
     }
 
     @Test
-    void aFinalResultTheStoreHoldsIsNotHandedOnAgainEvenWhenTheRunnerWasKilledBeforeNotingIt() throws Exception {
+    void aReattachSkipsExactlyTheFramesTheStoreCountsAsHandled() throws Exception {
         BashOverSsh a = server("a", Map.of());
         RemoteMachines first = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
         Recorded before = new Recorded();
@@ -395,23 +399,23 @@ class RemoteMachinesTest {
         for (int i = 0; i < 200 && !Files.exists(trials.resolve("F0/.nni/exit")); i++) {
             Thread.sleep(50);
         }
-        // the runner read everything but was killed before it noted how far the manager had the metrics
+        // the runner read every frame, but was killed after the store had counted the first alone
         before.service = new RemoteLikeCollectNothing();
         first.poll();
         services.remove(first);
         first.abandon();
-        assertThat(before.metrics.get("F0")).hasSize(3);
-        Files.writeString(tmp.resolve("experiments/exp7/trials/F0/.nni/delivered"), "0");
+        List<String> all = before.metrics.get("F0");
+        assertThat(all).hasSize(3);
+        before.frames.put("F0", new int[] {1, 0});
 
         RemoteMachines second = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
         Recorded after = new Recorded();
         after.service = second;
         second.check();
         second.open(after);
-        StoredTrial stored = new StoredTrial(0, "F0", 0, "{}", TrialStatus.RUNNING, "0.5", 0.5, p.handle(), null, Instant.now());
-        assertThat(second.reattach(stored).running()).isTrue();
+        assertThat(second.reattach(stored("F0", p, before)).running()).isTrue();
         pollUntil(second, () -> after.exits.containsKey("F0"));
-        assertThat(after.metrics.get("F0")).containsExactly("{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}");
+        assertThat(after.metrics.get("F0")).containsExactlyElementsOf(all.subList(1, 3));
     }
 
     /** A manager that does not get to collect (the runner dies first). */
@@ -444,7 +448,9 @@ class RemoteMachinesTest {
         public void close() {}
     }
 
-    private static StoredTrial stored(String jobId, Placement p) {
-        return new StoredTrial(0, jobId, 0, "{}", TrialStatus.RUNNING, null, null, p.handle(), p.gpus(), Instant.now());
+    /** The trial as the store holds it after a manager handled what {@code seen} was told of it. */
+    private static StoredTrial stored(String jobId, Placement p, Recorded seen) {
+        int[] frames = seen.frames.getOrDefault(jobId, new int[2]);
+        return new StoredTrial(0, jobId, 0, "{}", TrialStatus.RUNNING, null, null, p.handle(), p.gpus(), Instant.now(), frames[0], frames[1]);
     }
 }

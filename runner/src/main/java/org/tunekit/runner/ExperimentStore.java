@@ -19,6 +19,7 @@ import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.runner.manager.Journal;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.results.ExperimentResults;
@@ -34,18 +35,22 @@ import org.tunekit.runner.results.TrialStatus;
  */
 final class ExperimentStore implements AutoCloseable, Journal {
     static final String FILE = "experiment.db";
-    /** 2: trials have the handle, machine and GPUs of their placement (a schema 1 store gains the columns when opened to write). */
-    private static final int SCHEMA = 2;
+    /**
+     * 2: trials have the handle, machine and GPUs of their placement; 3: and the count of frames the
+     * manager handled from their metrics file and their output. An older store gains the columns when
+     * opened to write.
+     */
+    private static final int SCHEMA = 3;
 
     private final Connection db;
     private final String id;
-    /** False for a schema 1 store opened to read: its trials have no placement columns. */
-    private final boolean placements;
+    /** The schema of the store's tables (older than {@link #SCHEMA} only when opened to read). */
+    private final int schema;
 
-    private ExperimentStore(Connection db, String id, boolean placements) {
+    private ExperimentStore(Connection db, String id, int schema) {
         this.db = db;
         this.id = id;
-        this.placements = placements;
+        this.schema = schema;
     }
 
     /** Creates the database of a new experiment. */
@@ -63,7 +68,8 @@ final class ExperimentStore implements AutoCloseable, Journal {
                     + " started_ms INTEGER NOT NULL, ended_ms INTEGER)");
             s.executeUpdate("CREATE TABLE trials (job_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL UNIQUE, parameter_id INTEGER NOT NULL,"
                     + " parameter_record TEXT NOT NULL, status TEXT NOT NULL, started_ms INTEGER NOT NULL, ended_ms INTEGER,"
-                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER, handle TEXT, machine TEXT, gpus TEXT)");
+                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER, handle TEXT, machine TEXT, gpus TEXT,"
+                    + " file_frames INTEGER NOT NULL DEFAULT 0, output_frames INTEGER NOT NULL DEFAULT 0)");
             s.executeUpdate("CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, parameter_id INTEGER,"
                     + " type TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, value_number REAL, time_ms INTEGER NOT NULL)");
             s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
@@ -82,7 +88,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 p.executeUpdate();
             }
             c.commit();
-            return new ExperimentStore(c, id, true);
+            return new ExperimentStore(c, id, SCHEMA);
         } catch (SQLException e) {
             close(c);
             throw new RunnerException("cannot create the experiment database " + file + ": " + e.getMessage(), e);
@@ -106,19 +112,22 @@ final class ExperimentStore implements AutoCloseable, Journal {
             String id = r.getString(1);
             int schema = r.getInt(2);
             r.close();
-            boolean placements = schema >= 2;
-            if (schema < 2 && !readOnly) {
+            if (schema < SCHEMA && !readOnly) {
                 c.setAutoCommit(false);
-                s.executeUpdate("ALTER TABLE trials ADD COLUMN handle TEXT");
-                s.executeUpdate("ALTER TABLE trials ADD COLUMN machine TEXT");
-                s.executeUpdate("ALTER TABLE trials ADD COLUMN gpus TEXT");
-                s.executeUpdate("UPDATE trials SET handle = CAST(pid AS TEXT) WHERE pid IS NOT NULL");
+                if (schema < 2) {
+                    s.executeUpdate("ALTER TABLE trials ADD COLUMN handle TEXT");
+                    s.executeUpdate("ALTER TABLE trials ADD COLUMN machine TEXT");
+                    s.executeUpdate("ALTER TABLE trials ADD COLUMN gpus TEXT");
+                    s.executeUpdate("UPDATE trials SET handle = CAST(pid AS TEXT) WHERE pid IS NOT NULL");
+                }
+                s.executeUpdate("ALTER TABLE trials ADD COLUMN file_frames INTEGER NOT NULL DEFAULT 0");
+                s.executeUpdate("ALTER TABLE trials ADD COLUMN output_frames INTEGER NOT NULL DEFAULT 0");
                 s.executeUpdate("UPDATE experiment SET schema = " + SCHEMA);
                 c.commit();
-                placements = true;
+                schema = SCHEMA;
             }
             c.setAutoCommit(false);
-            return new ExperimentStore(c, id, placements);
+            return new ExperimentStore(c, id, schema);
         } catch (SQLException e) {
             close(c);
             throw new RunnerException("cannot read the experiment database " + file + ": " + e.getMessage(), e);
@@ -190,10 +199,12 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 placement.gpuText(), jobId);
     }
 
-    /** Records a metric; a final one also becomes the trial's final result. */
+    /** Records a metric; a final one also becomes the trial's final result. One read from a file is counted, in the same transaction. */
     @Override
-    public synchronized void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
+    public synchronized void metric(String jobId, MetricStream from, Long parameterId, String type, int sequence, String valueText, double number,
+                                    Instant at) {
         try {
+            countFrame(jobId, from);
             try (PreparedStatement p = db.prepareStatement("INSERT INTO metrics (job_id, parameter_id, type, sequence, value, value_number,"
                     + " time_ms) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                 bind(p, jobId, parameterId, type, sequence, valueText, Double.isNaN(number) ? null : number, at.toEpochMilli());
@@ -213,6 +224,31 @@ final class ExperimentStore implements AutoCloseable, Journal {
     }
 
     @Override
+    public synchronized void frameRead(String jobId, MetricStream from) {
+        try {
+            countFrame(jobId, from);
+            db.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot count a frame of trial " + jobId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void countFrame(String jobId, MetricStream from) throws SQLException {
+        String column = switch (from) {
+            case LIVE -> null;
+            case FILE -> "file_frames";
+            case OUTPUT -> "output_frames";
+        };
+        if (column != null) {
+            try (PreparedStatement p = db.prepareStatement("UPDATE trials SET " + column + " = " + column + " + 1 WHERE job_id = ?")) {
+                p.setString(1, jobId);
+                p.executeUpdate();
+            }
+        }
+    }
+
+    @Override
     public synchronized void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
         update("UPDATE trials SET status = ?, exit_code = ?, message = ?, ended_ms = ? WHERE job_id = ?",
                 status.name(), exitCode, message, at.toEpochMilli(), jobId);
@@ -227,14 +263,16 @@ final class ExperimentStore implements AutoCloseable, Journal {
     @Override
     public synchronized List<StoredTrial> trials() {
         List<StoredTrial> out = new ArrayList<>();
-        String placement = placements ? "handle, gpus" : "CAST(pid AS TEXT), NULL";
+        String placement = schema >= 2 ? "handle, gpus" : "CAST(pid AS TEXT), NULL";
+        String frames = schema >= 3 ? "file_frames, output_frames" : "0, 0";
         try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record, status,"
-                + " final_metric, final_value, " + placement + ", started_ms FROM trials ORDER BY sequence")) {
+                + " final_metric, final_value, " + placement + ", started_ms, " + frames + " FROM trials ORDER BY sequence")) {
             while (r.next()) {
                 double v = r.getDouble(7);
                 Double value = r.wasNull() ? null : v;
                 out.add(new StoredTrial(r.getInt(1), r.getString(2), r.getLong(3), r.getString(4), TrialStatus.valueOf(r.getString(5)),
-                        r.getString(6), value, r.getString(8), gpus(r.getString(9)), Instant.ofEpochMilli(r.getLong(10))));
+                        r.getString(6), value, r.getString(8), gpus(r.getString(9)), Instant.ofEpochMilli(r.getLong(10)),
+                        r.getInt(11), r.getInt(12)));
             }
             db.commit();
             return out;
@@ -279,7 +317,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
             }
             List<TrialRecord> trials = new ArrayList<>();
             try (Statement s = db.createStatement(); ResultSet r = s.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record,"
-                    + " status, final_metric, final_value, started_ms, ended_ms, exit_code, message, " + (placements ? "gpus" : "NULL")
+                    + " status, final_metric, final_value, started_ms, ended_ms, exit_code, message, " + (schema >= 2 ? "gpus" : "NULL")
                     + " FROM trials ORDER BY sequence")) {
                 while (r.next()) {
                     String job = r.getString(2);

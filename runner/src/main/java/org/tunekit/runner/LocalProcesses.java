@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.runner.manager.Placement;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
 import org.tunekit.runner.manager.TrialEvents;
@@ -82,7 +83,7 @@ final class LocalProcesses implements TrainingService {
 
             @Override
             public void metric(String trialJobId, String metricText) {
-                events.metric(trialJobId, metricText, false);
+                events.metric(trialJobId, metricText, MetricStream.LIVE);
             }
         });
     }
@@ -183,7 +184,7 @@ final class LocalProcesses implements TrainingService {
             boolean known = file.problem() != null;
             for (String text : atEnd ? file.finish() : file.poll()) {
                 try {
-                    events.metric(jobId, text, true);
+                    events.metric(jobId, text, MetricStream.FILE);
                 } catch (IllegalArgumentException malformed) {
                     // recorded by the manager as the trial's problem
                 }

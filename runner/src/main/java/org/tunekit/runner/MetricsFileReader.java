@@ -34,30 +34,10 @@ public final class MetricsFileReader {
     private final Path file;
     private long offset;
     private byte[] pending = new byte[0];
-    private List<Long> ends = List.of();
     private String problem;
 
     public MetricsFileReader(Path file) {
-        this(file, 0);
-    }
-
-    /** A reader that starts at byte {@code from} of the file (the end of a frame read before, by {@link #consumed}). */
-    public MetricsFileReader(Path file, long from) {
         this.file = file;
-        this.offset = from;
-    }
-
-    /** The bytes of whole frames returned so far, from the start of the file: where a later reader starts. */
-    public long consumed() {
-        return offset - pending.length;
-    }
-
-    /**
-     * Where each frame the last {@link #poll} or {@link #finish} returned ends (the byte after it, from the
-     * start of the file), in order: where a later reader starts to read the frames after it.
-     */
-    public List<Long> frameEnds() {
-        return ends;
     }
 
     /** What breaks the file's format, once found, else {@code null}. */
@@ -67,7 +47,6 @@ public final class MetricsFileReader {
 
     /** The metric texts of the frames completed since the last call, in order, up to any that breaks the format. */
     public List<String> poll() throws IOException {
-        ends = new ArrayList<>();
         if (problem != null) {
             return List.of();
         }
@@ -109,7 +88,6 @@ public final class MetricsFileReader {
             }
             out.add(text.strip());
             pos += HEADER + length;
-            ends.add(bufferStart + pos);
         }
         pending = Arrays.copyOfRange(buf, pos, buf.length);
         return out;

@@ -212,7 +212,7 @@ class LocalRunnerTest {
         String record = "{\"parameter_id\": 3, \"parameter_source\": \"algorithm\", \"parameters\": {\"x\": 0.0625}, \"parameter_index\": 0}";
         java.time.Instant now = Clock.systemUTC().instant();
         f.store.trialStarted(3, "done1", 3, record, now);
-        f.store.metric("done1", 3L, "FINAL", 0, "0.0625", 0.0625, now);
+        f.store.metric("done1", org.tunekit.runner.manager.MetricStream.LIVE, 3L, "FINAL", 0, "0.0625", 0.0625, now);
         assertThat(f.resume(ExperimentSpec.load(f.config(yaml)))).isEqualTo(LocalRunner.Outcome.DONE);
         List<TrialRecord> trials = f.results().trials();
         assertThat(trials).hasSize(5).extracting(TrialRecord::status).containsOnly(TrialStatus.SUCCEEDED);

@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.runner.MetricsFileReader;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -42,17 +43,14 @@ import org.tunekit.runner.results.TrialStatus;
  * same trial twice), CANCELLED by someone else and TIMEOUT USER_CANCELED, anything else FAILED with the
  * state in the message. A job Slurm no longer knows and that left no exit status is lost.
  *
- * <p>Metrics are delivered once: after each metric the manager has recorded, the counts delivered from
- * the metrics file and from the output are written to {@value #DELIVERED} in the trial's folder ("3 0"),
- * and a manager that {@linkplain #reattach reattaches} skips that many of each. (A runner killed between recording a metric
- * and writing the count, a matter of microseconds, would see that one metric again.)
+ * <p>Metrics are delivered once: the experiment's store counts the frames the manager handled from each
+ * file with the metric itself ({@link StoredTrial#framesRead}), and a manager that
+ * {@linkplain #reattach reattaches} reads the files again and skips that many of each.
  *
  * <p>The handle kept for a trial is {@code SLURMID@FOLDER}.
  */
 final class SlurmJobs implements TrainingService {
     private static final Logger LOG = LoggerFactory.getLogger(SlurmJobs.class);
-    /** The count of metrics frames the runner has delivered, in the trial's folder. */
-    static final String DELIVERED = ".nni/delivered";
     static final String SCRIPT = "slurm.sh";
     static final String OUTPUT = "slurm.out";
     static final Set<String> ACTIVE = Set.of("PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",
@@ -75,9 +73,7 @@ final class SlurmJobs implements TrainingService {
         final Path dir;
         final MetricsFileReader metrics;
         final org.tunekit.runner.PrintedMetrics printed;
-        /** Metrics delivered from the metrics file, and from the output. */
-        int delivered;
-        int deliveredPrinted;
+        /** Frames of the metrics file, and of the output, a previous manager handled: read again, not handed on. */
         int skip;
         int skipPrinted;
         String state;
@@ -312,7 +308,7 @@ final class SlurmJobs implements TrainingService {
         }
     }
 
-    /** Reports the job's new metrics (all that are left, at its end), and records how many were delivered. */
+    /** Reports the job's new metrics (all that are left, at its end). */
     private void deliver(Job j, boolean atEnd) {
         try {
             boolean known = j.metrics.problem() != null;
@@ -321,9 +317,7 @@ final class SlurmJobs implements TrainingService {
                     j.skip--;
                     continue;
                 }
-                send(j, text);
-                j.delivered++;
-                writeAtomically(j.dir.resolve(DELIVERED), j.delivered + " " + j.deliveredPrinted);
+                send(j, text, MetricStream.FILE);
             }
             if (!known && j.metrics.problem() != null) {
                 events.problem(j.trialJobId, j.metrics.problem());
@@ -334,18 +328,16 @@ final class SlurmJobs implements TrainingService {
                     j.skipPrinted--;
                     continue;
                 }
-                send(j, text);
-                j.deliveredPrinted++;
-                writeAtomically(j.dir.resolve(DELIVERED), j.delivered + " " + j.deliveredPrinted);
+                send(j, text, MetricStream.OUTPUT);
             }
         } catch (IOException e) {
             events.problem(j.trialJobId, "cannot read its metrics: " + e.getMessage());
         }
     }
 
-    private void send(Job j, String text) {
+    private void send(Job j, String text, MetricStream from) {
         try {
-            events.metric(j.trialJobId, text, true);
+            events.metric(j.trialJobId, text, from);
         } catch (IllegalArgumentException malformed) {
             // recorded by the manager as the trial's problem
         }
@@ -353,8 +345,8 @@ final class SlurmJobs implements TrainingService {
 
     /**
      * Takes back a job a previous runner submitted: one Slurm still knows, or one that left its exit
-     * status (its remaining metrics and its end come with the next {@link #poll}); the metrics frames
-     * delivered before are skipped. A job Slurm does not know and that left nothing is gone.
+     * status (its remaining metrics and its end come with the next {@link #poll}); the frames the store
+     * counts as handled are skipped. A job Slurm does not know and that left nothing is gone.
      */
     @Override
     public Reattached reattach(StoredTrial trial) {
@@ -364,9 +356,8 @@ final class SlurmJobs implements TrainingService {
             return new Reattached(false, handle == null ? null : "'" + handle + "' is not a Slurm job (SLURMID@FOLDER)");
         }
         Job j = new Job(trial.trialJobId(), handle.substring(0, at), Path.of(handle.substring(at + 1)));
-        int[] before = deliveredBefore(j.dir);
-        j.skip = j.delivered = before[0];
-        j.skipPrinted = j.deliveredPrinted = before[1];
+        j.skip = trial.framesRead(MetricStream.FILE);
+        j.skipPrinted = trial.framesRead(MetricStream.OUTPUT);
         if (exitStatus(j) != null) {
             jobs.put(j.trialJobId, j);
             return new Reattached(true, "Slurm job " + j.slurmId + " ended while the runner was away; its results are read now");
@@ -455,16 +446,6 @@ final class SlurmJobs implements TrainingService {
         } catch (IOException | NumberFormatException e) {
             LOG.warn("unreadable exit status of trial {}: {}", j.trialJobId, e.getMessage());
             return null;
-        }
-    }
-
-    /** The counts of metrics delivered from the metrics file and from the output ({@code 0 0} when none were). */
-    private static int[] deliveredBefore(Path dir) {
-        try {
-            String[] f = Files.readString(dir.resolve(DELIVERED), StandardCharsets.UTF_8).strip().split(" ");
-            return new int[] {Integer.parseInt(f[0]), f.length > 1 ? Integer.parseInt(f[1]) : 0};
-        } catch (IOException | NumberFormatException e) {
-            return new int[] {0, 0};
         }
     }
 

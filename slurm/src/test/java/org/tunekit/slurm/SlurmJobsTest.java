@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -84,6 +85,7 @@ class SlurmJobsTest {
     /** Records the events; like the manager, it collects a trial's leftovers when the trial ends. */
     static final class Recorder implements TrialEvents {
         final List<String> seen = new ArrayList<>();
+        final Map<String, int[]> frames = new HashMap<>();
         TrainingService service;
 
         @Override
@@ -92,8 +94,14 @@ class SlurmJobsTest {
         }
 
         @Override
-        public void metric(String trialJobId, String text, boolean byFile) {
+        public void metric(String trialJobId, String text, MetricStream from) {
             seen.add(trialJobId + " metric " + text);
+            frames.computeIfAbsent(trialJobId, k -> new int[2])[from == MetricStream.FILE ? 0 : 1]++;
+        }
+
+        /** The frames handled from the trial's metrics file and from its output, as the store counts them. */
+        int[] framesRead(String trialJobId) {
+            return frames.getOrDefault(trialJobId, new int[2]);
         }
 
         @Override
@@ -227,7 +235,7 @@ class SlurmJobsTest {
         assertThat(log("squeue")).hasSize(2);
         assertThat(r.seen).containsExactly("A metric {\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"1\"}",
                 "A metric {\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"2\"}", "A exited 0");
-        assertThat(Files.readString(trialDir("A").resolve(".nni/delivered"))).isEqualTo("2 0");
+        assertThat(r.framesRead("A")).isEqualTo(new int[] {2, 0});
         s.close();
         assertThat(log("scancel")).containsExactly("101 102");
     }
@@ -312,10 +320,10 @@ class SlurmJobsTest {
 
         TrainingService second = service(Map.of(), null);
         Recorder r2 = open(second);
-        assertThat(second.reattach(stored("A", running))).isEqualTo(new TrainingService.Reattached(true, "took back Slurm job 100 (RUNNING)"));
-        assertThat(second.reattach(stored("B", ended))).isEqualTo(new TrainingService.Reattached(true,
+        assertThat(second.reattach(stored("A", running, r1))).isEqualTo(new TrainingService.Reattached(true, "took back Slurm job 100 (RUNNING)"));
+        assertThat(second.reattach(stored("B", ended, r1))).isEqualTo(new TrainingService.Reattached(true,
                 "Slurm job 101 ended while the runner was away; its results are read now"));
-        assertThat(second.reattach(stored("C", "999@" + trialDir("C")))).isEqualTo(new TrainingService.Reattached(false,
+        assertThat(second.reattach(stored("C", "999@" + trialDir("C"), r1))).isEqualTo(new TrainingService.Reattached(false,
                 "Slurm no longer knows job 999 and it left no exit status"));
         second.poll();
         assertThat(r2.seen).containsExactly("A metric {\"type\": \"PERIODICAL\", \"sequence\": 2, \"value\": \"2\"}",
@@ -339,13 +347,15 @@ class SlurmJobsTest {
 
         TrainingService second = service(Map.of(), null);
         Recorder r2 = open(second);
-        assertThat(second.reattach(stored("A", handle)).running()).isTrue();
+        assertThat(second.reattach(stored("A", handle, r1)).running()).isTrue();
         second.poll();
         assertThat(r2.seen).containsExactly("A metric {\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"2\"}", "A exited 0");
     }
 
-    private static StoredTrial stored(String jobId, String handle) {
-        return new StoredTrial(0, jobId, 0, "{}", TrialStatus.RUNNING, null, null, handle, null, Instant.EPOCH);
+    /** The trial as the store holds it after the first manager handled what {@code r} saw of it. */
+    private static StoredTrial stored(String jobId, String handle, Recorder r) {
+        int[] frames = r.framesRead(jobId);
+        return new StoredTrial(0, jobId, 0, "{}", TrialStatus.RUNNING, null, null, handle, null, Instant.EPOCH, frames[0], frames[1]);
     }
 
     @Test

@@ -69,7 +69,7 @@ public final class ExperimentManager {
 
     private record ParameterRequest(String jobId, boolean byFile, int index) implements Event {}
 
-    private record MetricReceived(String jobId, String text, boolean byFile, CompletableFuture<Void> recorded) implements Event {}
+    private record MetricReceived(String jobId, String text, MetricStream from, CompletableFuture<Void> recorded) implements Event {}
 
     private record Problem(String jobId, String text) implements Event {}
 
@@ -251,9 +251,9 @@ public final class ExperimentManager {
         }
 
         @Override
-        public void metric(String trialJobId, String text, boolean byFile) {
+        public void metric(String trialJobId, String text, MetricStream from) {
             CompletableFuture<Void> recorded = new CompletableFuture<>();
-            MetricReceived m = new MetricReceived(trialJobId, text, byFile, recorded);
+            MetricReceived m = new MetricReceived(trialJobId, text, from, recorded);
             if (onManagerThread()) {
                 handle(m);
             } else {
@@ -600,7 +600,7 @@ public final class ExperimentManager {
         }
         String problem;
         try {
-            problem = recordMetric(t, m.text(), m.byFile());
+            problem = recordMetric(t, m.text(), m.from());
         } catch (RuntimeException e) {
             m.recorded().completeExceptionally(e);
             fail(e.getMessage());
@@ -616,8 +616,9 @@ public final class ExperimentManager {
     /**
      * Records a trial's metric (ME text) and passes it to the dispatcher; a request for parameters is
      * handled as one. Returns what is wrong with a malformed metric (also recorded as an event), else null.
+     * A frame read from a file is counted as read in the store, whatever it was.
      */
-    private String recordMetric(Trial t, String text, boolean byFile) {
+    private String recordMetric(Trial t, String text, MetricStream from) {
         t.lastContact = clock.instant();
         Payloads.MetricData data;
         Map<String, Object> fields;
@@ -639,16 +640,18 @@ public final class ExperimentManager {
             String problem = "trial " + t.jobId + " reported a malformed metric: " + e.getMessage();
             t.protocolProblem = problem;
             journal.event("bad-metric", t.jobId, problem, clock.instant());
+            journal.frameRead(t.jobId, from);
             return problem;
         }
         if (data.type() == MetricReport.Type.REQUEST_PARAMETER) {
-            parameterRequest(t, byFile, data.parameterIndex());
+            journal.frameRead(t.jobId, from);
+            parameterRequest(t, from != MetricStream.LIVE, data.parameterIndex());
             return null;
         }
         t.reported = true;
         Object value = fields.get("value");
         String valueText = value instanceof String s ? s : JsonCodec.write(value);
-        journal.metric(t.jobId, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
+        journal.metric(t.jobId, from, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
         if (data.type() == MetricReport.Type.FINAL) {
             t.finalReported = true;
             listener.finalResult(t.jobId, data.metric().value());

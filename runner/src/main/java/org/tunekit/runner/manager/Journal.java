@@ -17,8 +17,14 @@ public interface Journal {
     /** Where a started trial runs: kept so that a later manager can reattach to it. */
     void trialPlaced(String trialJobId, Placement placement);
 
-    /** A metric; a final one also becomes the trial's final result. */
-    void metric(String trialJobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at);
+    /**
+     * A metric; a final one also becomes the trial's final result. One read from a file also counts as a
+     * frame read from it ({@link #frameRead}), in the same write.
+     */
+    void metric(String trialJobId, MetricStream from, Long parameterId, String type, int sequence, String valueText, double number, Instant at);
+
+    /** A frame read from a file that was not a metric (a request for parameters, a malformed one) was handled. */
+    void frameRead(String trialJobId, MetricStream from);
 
     void trialEnded(String trialJobId, TrialStatus status, Integer exitCode, String message, Instant at);
 
@@ -45,7 +51,11 @@ public interface Journal {
             public void trialPlaced(String trialJobId, Placement placement) {}
 
             @Override
-            public void metric(String trialJobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {}
+            public void metric(String trialJobId, MetricStream from, Long parameterId, String type, int sequence, String valueText, double number,
+                               Instant at) {}
+
+            @Override
+            public void frameRead(String trialJobId, MetricStream from) {}
 
             @Override
             public void trialEnded(String trialJobId, TrialStatus status, Integer exitCode, String message, Instant at) {}

@@ -174,7 +174,7 @@ public final class SimulatedTrials implements TrainingService {
         m.put("type", type);
         m.put("sequence", (long) sequence);
         m.put("value", Double.toString(value));
-        events.metric(t.launch.trialJobId(), JsonCodec.write(m), false);
+        events.metric(t.launch.trialJobId(), JsonCodec.write(m), MetricStream.LIVE);
     }
 
     private void end(Running t, End how) {

@@ -17,6 +17,18 @@ import org.tunekit.runner.results.TrialStatus;
  * @param handle          what its training service returned as the handle, or {@code null}
  * @param gpus            the GPUs it was given, or {@code null}
  * @param started         when it started
+ * @param fileFrames      how many frames of its metrics file the manager handled
+ * @param outputFrames    how many {@code NNISDK_ME} lines of its output the manager handled
  */
 public record StoredTrial(int sequence, String trialJobId, long parameterId, String parameterRecord, TrialStatus status,
-                          String finalMetric, Double finalValue, String handle, List<Integer> gpus, Instant started) {}
+                          String finalMetric, Double finalValue, String handle, List<Integer> gpus, Instant started,
+                          int fileFrames, int outputFrames) {
+    /** How many frames read from {@code stream} the manager handled (none for a live stream). */
+    public int framesRead(MetricStream stream) {
+        return switch (stream) {
+            case LIVE -> 0;
+            case FILE -> fileFrames;
+            case OUTPUT -> outputFrames;
+        };
+    }
+}

@@ -16,11 +16,14 @@ public interface TrialEvents {
     void parameterRequest(String trialJobId, boolean byFile, int index);
 
     /**
-     * The trial reports a metric (the text of NNI's {@code ME} payload). Returns once it is recorded.
+     * The trial reports a metric (the text of NNI's {@code ME} payload). Returns once it is recorded;
+     * a frame read from a file is then counted in the store ({@link StoredTrial#framesRead}), also when
+     * it was a request for parameters or malformed.
      *
+     * @param from where it was read: a file's frames are asked for parameters as NNI 2.x's file channel
      * @throws IllegalArgumentException naming what is wrong with the metric
      */
-    void metric(String trialJobId, String text, boolean byFile);
+    void metric(String trialJobId, String text, MetricStream from);
 
     /** The trial talks in a way that is wrong (an unreadable metrics file); it will end FAILED. */
     void problem(String trialJobId, String text);

@@ -33,30 +33,40 @@ class ExperimentManagerTest {
 
         @Override
         public void trialStarted(int sequence, String jobId, long parameterId, String record, Instant at) {
-            trials.put(jobId, new StoredTrial(sequence, jobId, parameterId, record, TrialStatus.RUNNING, null, null, null, null, at));
+            trials.put(jobId, new StoredTrial(sequence, jobId, parameterId, record, TrialStatus.RUNNING, null, null, null, null, at, 0, 0));
         }
 
         @Override
         public void trialPlaced(String jobId, Placement placement) {
             StoredTrial t = trials.get(jobId);
             trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), t.status(), t.finalMetric(),
-                    t.finalValue(), placement.handle(), placement.gpus(), t.started()));
+                    t.finalValue(), placement.handle(), placement.gpus(), t.started(), t.fileFrames(), t.outputFrames()));
         }
 
         @Override
-        public void metric(String jobId, Long parameterId, String type, int sequence, String valueText, double number, Instant at) {
+        public void metric(String jobId, MetricStream from, Long parameterId, String type, int sequence, String valueText, double number,
+                           Instant at) {
+            frameRead(jobId, from);
             if ("FINAL".equals(type)) {
                 StoredTrial t = trials.get(jobId);
                 trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), t.status(), valueText, number,
-                        t.handle(), t.gpus(), t.started()));
+                        t.handle(), t.gpus(), t.started(), t.fileFrames(), t.outputFrames()));
             }
+        }
+
+        @Override
+        public void frameRead(String jobId, MetricStream from) {
+            StoredTrial t = trials.get(jobId);
+            trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), t.status(), t.finalMetric(),
+                    t.finalValue(), t.handle(), t.gpus(), t.started(), t.fileFrames() + (from == MetricStream.FILE ? 1 : 0),
+                    t.outputFrames() + (from == MetricStream.OUTPUT ? 1 : 0)));
         }
 
         @Override
         public void trialEnded(String jobId, TrialStatus status, Integer exitCode, String message, Instant at) {
             StoredTrial t = trials.get(jobId);
             trials.put(jobId, new StoredTrial(t.sequence(), jobId, t.parameterId(), t.parameterRecord(), status, t.finalMetric(),
-                    t.finalValue(), t.handle(), t.gpus(), t.started()));
+                    t.finalValue(), t.handle(), t.gpus(), t.started(), t.fileFrames(), t.outputFrames()));
         }
 
         @Override
@@ -116,7 +126,7 @@ class ExperimentManagerTest {
         public void poll() {
             for (Map.Entry<String, String> e : List.copyOf(running.entrySet())) {
                 double x = ((Number) ExperimentManager.parametersOf(e.getValue()).get("x")).doubleValue();
-                events.metric(e.getKey(), "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"" + x + "\"}", false);
+                events.metric(e.getKey(), "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"" + x + "\"}", MetricStream.LIVE);
                 running.remove(e.getKey());
                 events.exited(e.getKey(), 0);
             }
@@ -153,7 +163,7 @@ class ExperimentManagerTest {
         MemoryJournal journal = new MemoryJournal();
         Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
         journal.trialStarted(0, "done0", 0, record(0, 0.5), t0);
-        journal.metric("done0", 0L, "FINAL", 0, "0.5", 0.5, t0);
+        journal.metric("done0", MetricStream.LIVE, 0L, "FINAL", 0, "0.5", 0.5, t0);
         journal.trialEnded("done0", TrialStatus.SUCCEEDED, 0, null, t0);
         // ran on: reattached, its result still to come
         journal.trialStarted(1, "alive1", 1, record(1, 0.25), t0);
@@ -161,7 +171,7 @@ class ExperimentManagerTest {
         // its result was stored before the manager stopped: not run again
         journal.trialStarted(2, "final2", 2, record(2, 0.125), t0);
         journal.trialPlaced("final2", new Placement("gone", "node1", List.of()));
-        journal.metric("final2", 2L, "FINAL", 0, "0.125", 0.125, t0);
+        journal.metric("final2", MetricStream.LIVE, 2L, "FINAL", 0, "0.125", 0.125, t0);
         // gone without a result: its parameters run again
         journal.trialStarted(3, "lost3", 3, record(3, 0.75), t0);
         journal.trialPlaced("lost3", new Placement("gone", "node1", List.of()));
@@ -194,7 +204,7 @@ class ExperimentManagerTest {
             if (!done && started.size() >= 2) {
                 done = true;
                 String lost = started.get(0);
-                events.metric(lost, "{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"9\"}", true);
+                events.metric(lost, "{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"9\"}", MetricStream.FILE);
                 running.remove(lost);
                 events.ended(lost, TrialStatus.LOST, "its node failed");
                 String cancelled = started.get(1);
