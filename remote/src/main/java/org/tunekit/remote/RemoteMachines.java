@@ -17,7 +17,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.sshd.client.session.ClientSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -281,12 +280,8 @@ final class RemoteMachines implements TrainingService {
             if (h.down != null || h.session == null) {
                 continue;
             }
-            if (h.gpus != null) {
-                Optional<GpuAllocation> probe = h.gpus.allocate("\0probe");
-                h.gpus.release("\0probe");
-                if (probe.isEmpty()) {
-                    continue;
-                }
+            if (h.gpus != null && !h.gpus.fits()) {
+                continue;
             }
             out.add(h);
         }
@@ -494,8 +489,7 @@ final class RemoteMachines implements TrainingService {
     /**
      * Hands the manager the metrics read since the last call: the frames of the metrics file, and the
      * lines {@code NNISDK_MEb'...'} of stdout (how NNI's {@code nni} package reports on a platform other
-     * than {@code local}). After each, notes how far the manager has them ({@value #DELIVERED}, and the same
-     * with {@code .stdout} for stdout), so that a runner killed in between hands on at most that one again.
+     * than {@code local}). The frames a previous manager handled (counted in the store) are skipped.
      */
     private void deliver(Remote t, boolean atEnd) {
         List<String> frames;
