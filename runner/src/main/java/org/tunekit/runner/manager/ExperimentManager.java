@@ -61,7 +61,7 @@ public final class ExperimentManager {
     public enum Outcome { DONE, STOPPED, ERROR }
 
     private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, TrialEnded,
-            StopRequested {}
+            StopRequested, LimitsChanged, TrialStopRequested, TrialAdded {}
 
     private record Reply(Command command) implements Event {}
 
@@ -79,6 +79,33 @@ public final class ExperimentManager {
 
     private record StopRequested(String reason) implements Event {}
 
+    private record LimitsChanged(Limits limits, CompletableFuture<String> done) implements Event {}
+
+    private record TrialStopRequested(String jobId, String reason, CompletableFuture<String> done) implements Event {}
+
+    private record TrialAdded(Map<String, Object> parameters, String note, CompletableFuture<String> done) implements Event {}
+
+    /**
+     * New limits for a running experiment; a {@code null} field keeps the limit as it is.
+     *
+     * @param trialConcurrency      trials running at once (at least 1)
+     * @param maxTrialNumber        trials to start at most, 0 for no limit
+     * @param maxExperimentDuration how long the experiment may run, counted from this run's start; {@link Duration#ZERO} for no limit
+     */
+    public record Limits(Integer trialConcurrency, Long maxTrialNumber, Duration maxExperimentDuration) {
+        public Limits {
+            if (trialConcurrency != null && trialConcurrency < 1) {
+                throw new IllegalArgumentException("trialConcurrency must be at least 1, got " + trialConcurrency);
+            }
+            if (maxTrialNumber != null && maxTrialNumber < 0) {
+                throw new IllegalArgumentException("maxTrialNumber must not be negative, got " + maxTrialNumber);
+            }
+            if (maxExperimentDuration != null && maxExperimentDuration.isNegative()) {
+                throw new IllegalArgumentException("maxExperimentDuration must not be negative, got " + maxExperimentDuration);
+            }
+        }
+    }
+
     /** A trial the manager knows of: waiting to start, or running. */
     private static final class Trial {
         final String parameterRecord;
@@ -94,6 +121,10 @@ public final class ExperimentManager {
         TrialStatus stopAs;
         String stopReason;
         String protocolProblem;
+        /** Parameters of a trial that was lost, waiting to run again. */
+        boolean again;
+        /** Parameters added by hand. */
+        boolean added;
 
         Trial(String parameterRecord, long parameterId) {
             this.parameterRecord = parameterRecord;
@@ -131,6 +162,12 @@ public final class ExperimentManager {
     private String error;
     private Instant start;
     private Instant deadline;
+    private int trialConcurrency;
+    private long maxTrialNumber;
+    /** The largest parameter id the dispatcher has given or been told of: an added trial's id comes after it. */
+    private long lastParameterId = -1;
+    /** Trials added by hand that wait for their parameter id (given when no request to the dispatcher is outstanding). */
+    private final Deque<TrialAdded> toAdd = new ArrayDeque<>();
 
     /**
      * @param settings          the limits
@@ -146,6 +183,8 @@ public final class ExperimentManager {
         this.dispatcherFactory = dispatcherFactory;
         this.listener = listener;
         this.clock = clock;
+        this.trialConcurrency = settings.trialConcurrency();
+        this.maxTrialNumber = settings.maxTrialNumber();
     }
 
     /** The error that ended the run, or {@code null}. */
@@ -165,6 +204,46 @@ public final class ExperimentManager {
     /** Asks a run in progress to stop its trials and end (from any thread, e.g. a shutdown hook). */
     public void requestStop(String reason) {
         events.add(new StopRequested(reason));
+    }
+
+    /**
+     * Changes the limits of the run in progress (from any thread). Lower concurrency lets running trials
+     * end; a lower {@code maxTrialNumber} starts no more; a duration counts from this run's start.
+     *
+     * @return completes with what was changed, as recorded in the journal, once it took effect
+     */
+    public CompletableFuture<String> changeLimits(Limits limits) {
+        CompletableFuture<String> done = new CompletableFuture<>();
+        events.add(new LimitsChanged(limits, done));
+        return done;
+    }
+
+    /**
+     * Stops one running trial, as a person does: it ends USER_CANCELED and the tuner hears its end
+     * (from any thread).
+     *
+     * @return completes once the trial is asked to stop, or exceptionally ({@link IllegalArgumentException})
+     *         when no such trial runs
+     */
+    public CompletableFuture<String> stopTrial(String trialJobId, String reason) {
+        CompletableFuture<String> done = new CompletableFuture<>();
+        events.add(new TrialStopRequested(trialJobId, reason, done));
+        return done;
+    }
+
+    /**
+     * Adds a trial with the given parameters, to run before the tuner's next ones (NNI's customized
+     * trial). It counts towards {@code maxTrialNumber}; the tuner learns its result as an imported one.
+     * The parameters are not checked here: the caller checks them against the search space.
+     *
+     * @param note why it was added, for the journal ("added from the dashboard")
+     * @return completes with the trial's parameter id once its parameters are recorded as waiting, or
+     *         exceptionally ({@link IllegalArgumentException}) when the budget is spent or the run is stopping
+     */
+    public CompletableFuture<String> addTrial(Map<String, Object> parameters, String note) {
+        CompletableFuture<String> done = new CompletableFuture<>();
+        events.add(new TrialAdded(new LinkedHashMap<>(parameters), note, done));
+        return done;
     }
 
     /**
@@ -410,6 +489,7 @@ public final class ExperimentManager {
         Instant now = clock.instant();
         for (StoredTrial t : journal.trials()) {
             usedJobIds.add(t.trialJobId());
+            lastParameterId = Math.max(lastParameterId, t.parameterId());
             nextSequence = Math.max(nextSequence, t.sequence() + 1);
             records.add(parse(t.parameterRecord()));
             if (t.status() == TrialStatus.LOST) {
@@ -436,7 +516,9 @@ public final class ExperimentManager {
                     continue;
                 }
                 if (t.finalMetric() == null) {
-                    pending.add(new Trial(t.parameterRecord(), t.parameterId()));
+                    Trial rerun = new Trial(t.parameterRecord(), t.parameterId());
+                    rerun.again = true;
+                    pending.add(rerun);
                     journal.trialEnded(t.trialJobId(), TrialStatus.LOST, null,
                             "the manager stopped while this trial ran, before its final result; its parameters run again", now);
                     again++;
@@ -525,16 +607,108 @@ public final class ExperimentManager {
             stopAll(TrialStatus.USER_CANCELED, s.reason());
             outcome = Outcome.STOPPED;
             listener.message("Stopping: " + s.reason());
+        } else if (e instanceof LimitsChanged c) {
+            c.done().complete(applyLimits(c.limits()));
+        } else if (e instanceof TrialStopRequested s) {
+            Trial t = running.get(s.jobId());
+            if (t == null) {
+                s.done().completeExceptionally(new IllegalArgumentException("no trial " + s.jobId() + " is running"));
+            } else {
+                if (t.stopAs == null) {
+                    stop(t, TrialStatus.USER_CANCELED, s.reason());
+                }
+                s.done().complete("trial " + s.jobId() + " is stopping");
+            }
+        } else if (e instanceof TrialAdded a) {
+            addTrial(a);
         }
+    }
+
+    private String applyLimits(Limits l) {
+        List<String> changed = new ArrayList<>();
+        if (l.trialConcurrency() != null && l.trialConcurrency() != trialConcurrency) {
+            changed.add("trialConcurrency " + trialConcurrency + " -> " + l.trialConcurrency());
+            trialConcurrency = l.trialConcurrency();
+        }
+        if (l.maxTrialNumber() != null && l.maxTrialNumber() != maxTrialNumber) {
+            changed.add("maxTrialNumber " + (maxTrialNumber == 0 ? "none" : maxTrialNumber) + " -> "
+                    + (l.maxTrialNumber() == 0 ? "none" : l.maxTrialNumber()));
+            maxTrialNumber = l.maxTrialNumber();
+        }
+        if (l.maxExperimentDuration() != null) {
+            Instant next = l.maxExperimentDuration().isZero() ? null : start.plus(l.maxExperimentDuration());
+            if (!java.util.Objects.equals(next, deadline)) {
+                changed.add("maxExperimentDuration -> " + (next == null ? "none" : human(l.maxExperimentDuration())));
+                deadline = next;
+            }
+        }
+        String text = changed.isEmpty() ? "limits unchanged" : String.join(", ", changed);
+        if (!changed.isEmpty()) {
+            journal.event("limits", null, text, clock.instant());
+            listener.message("Limits changed: " + text);
+        }
+        return text;
+    }
+
+    private void addTrial(TrialAdded a) {
+        if (stopping) {
+            a.done().completeExceptionally(new IllegalArgumentException("the experiment is stopping"));
+            return;
+        }
+        if (maxTrialNumber > 0 && used + pending.size() + toAdd.size() >= maxTrialNumber) {
+            a.done().completeExceptionally(new IllegalArgumentException("maxTrialNumber (" + maxTrialNumber
+                    + ") trials have started or wait to: raise maxTrialNumber to add one"));
+            return;
+        }
+        toAdd.add(a);
+        takeAddedTrials();
+    }
+
+    /**
+     * Gives the trials added by hand their parameter ids, after the last one the dispatcher gave, and
+     * tells the dispatcher of them ({@code AD}, so that its own ids go on after them): only while no
+     * request is outstanding, so that an id is never given twice. They run first, in the order added.
+     */
+    private void takeAddedTrials() {
+        if (toAdd.isEmpty() || requested > 0) {
+            return;
+        }
+        List<Object> records = new ArrayList<>();
+        List<Trial> first = new ArrayList<>();
+        for (TrialAdded a : toAdd) {
+            long id = ++lastParameterId;
+            Map<String, Object> record = new LinkedHashMap<>();
+            record.put("parameter_id", id);
+            record.put("parameter_source", "customized");
+            record.put("parameters", a.parameters());
+            record.put("parameter_index", 0L);
+            records.add(record);
+            Trial t = new Trial(JsonCodec.write(record), id);
+            t.added = true;
+            first.add(t);
+            journal.event("added", null, "parameters " + id + " " + JsonCodec.write(a.parameters()) + (a.note() == null ? "" : ": " + a.note()),
+                    clock.instant());
+            a.done().complete(Long.toString(id));
+        }
+        toAdd.clear();
+        post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
+        // before the tuner's, behind trials lost and waiting to run again and those added before
+        List<Trial> rest = new ArrayList<>(pending);
+        pending.clear();
+        rest.stream().filter(t -> t.again).forEach(pending::add);
+        rest.stream().filter(t -> t.added && !t.again).forEach(pending::add);
+        pending.addAll(first);
+        rest.stream().filter(t -> !t.again && !t.added).forEach(pending::add);
     }
 
     private void reply(Command c) {
         switch (c.type()) {
             case NEW_TRIAL_JOB -> {
                 requested = Math.max(0, requested - 1);
-                long budget = settings.maxTrialNumber() > 0 ? settings.maxTrialNumber() - used - pending.size() : Long.MAX_VALUE;
+                long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() : Long.MAX_VALUE;
                 Map<?, ?> record = (Map<?, ?>) parse(c.payload());
                 long id = ((Number) record.get("parameter_id")).longValue();
+                lastParameterId = Math.max(lastParameterId, id);
                 if (budget <= 0 || stopping) {
                     journal.event("unused", null, "parameters " + id + " not run: "
                             + (stopping ? "the experiment is stopping" : "maxTrialNumber reached"), clock.instant());
@@ -679,7 +853,9 @@ public final class ExperimentManager {
             Instant now = clock.instant();
             String message = reason + "; its parameters run again";
             journal.trialEnded(jobId, TrialStatus.LOST, null, message, now);
-            pending.addFirst(new Trial(t.parameterRecord, t.parameterId));
+            Trial rerun = new Trial(t.parameterRecord, t.parameterId);
+            rerun.again = true;
+            pending.addFirst(rerun);
             listener.trialEnded(jobId, t.sequence, TrialStatus.LOST, message, Duration.between(t.started, now));
             return;
         } else if (t.stopAs == null) {
@@ -764,6 +940,10 @@ public final class ExperimentManager {
 
     private void stopAll(TrialStatus as, String reason) {
         stopping = true;
+        for (TrialAdded a : toAdd) {
+            a.done().completeExceptionally(new IllegalArgumentException("not added: " + reason));
+        }
+        toAdd.clear();
         for (Trial t : pending) {
             journal.event("unused", null, "parameters " + t.parameterId + " not run: " + reason, clock.instant());
         }
@@ -796,13 +976,14 @@ public final class ExperimentManager {
         if (stopping || (deadline != null && clock.instant().isAfter(deadline))) {
             return false;
         }
-        if (settings.maxTrialNumber() > 0 && used + pending.size() + requested >= settings.maxTrialNumber()) {
+        if (maxTrialNumber > 0 && used + pending.size() + requested >= maxTrialNumber) {
             return false;
         }
         return !noMoreTrials || requestCredit > 0;
     }
 
     private void schedule() {
+        takeAddedTrials();
         startPending();
         requestTrials();
         if (lockStep) {
@@ -812,7 +993,7 @@ public final class ExperimentManager {
     }
 
     private void startPending() {
-        while (running.size() < settings.trialConcurrency() && !pending.isEmpty() && !stopping && service.canStart()) {
+        while (running.size() < trialConcurrency && !pending.isEmpty() && !stopping && service.canStart()) {
             startTrial(pending.poll());
         }
     }
@@ -821,15 +1002,15 @@ public final class ExperimentManager {
         if (stopping || !canRequest()) {
             return;
         }
-        long free = settings.trialConcurrency() - running.size() - pending.size() - requested;
-        long budget = settings.maxTrialNumber() > 0 ? settings.maxTrialNumber() - used - pending.size() - requested : Long.MAX_VALUE;
+        long free = trialConcurrency - running.size() - pending.size() - requested;
+        long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - requested : Long.MAX_VALUE;
         long n = Math.min(free, budget);
         if (noMoreTrials) {
             n = Math.min(n, requestCredit);
         }
         if (n > 0 && lockStep && used > 0) {
             // one slot at a time, each answer taken before the next request, as NNI's manager asks for freed slots
-            for (long i = 0; i < n && canRequest() && running.size() + pending.size() + requested < settings.trialConcurrency(); i++) {
+            for (long i = 0; i < n && canRequest() && running.size() + pending.size() + requested < trialConcurrency; i++) {
                 requested++;
                 if (noMoreTrials) {
                     requestCredit--;
@@ -893,7 +1074,7 @@ public final class ExperimentManager {
     }
 
     private ManagerListener.Snapshot snapshot() {
-        return new ManagerListener.Snapshot(running.size(), pending.size(), used, settings.maxTrialNumber(), Duration.between(start, clock.instant()),
+        return new ManagerListener.Snapshot(running.size(), pending.size(), used, maxTrialNumber, Duration.between(start, clock.instant()),
                 deadline == null ? null : Duration.between(clock.instant(), deadline));
     }
 

@@ -1,6 +1,7 @@
 package org.tunekit.runner.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -318,5 +319,91 @@ class ExperimentManagerTest {
         assertThat(trials.epochs()).isEqualTo(25);
         assertThat(trials.ended()).extracting(SimulatedTrials.Ended::end).containsOnly(SimulatedTrials.End.COMPLETED, SimulatedTrials.End.BUDGET_SPENT);
         assertThat(trials.ended().stream().mapToInt(SimulatedTrials.Ended::epochs).sum()).isEqualTo(25);
+    }
+
+    /** Trials that run until the test lets them end (with their x as the final result). */
+    static final class HeldService extends RemoteLikeService {
+        final java.util.Set<String> release = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final List<String> startedRecords = java.util.Collections.synchronizedList(new ArrayList<>());
+        volatile int runningNow;
+
+        @Override
+        public Placement start(TrialLaunch trial) {
+            startedRecords.add(trial.parameterRecord());
+            Placement p = super.start(trial);
+            runningNow = running.size();
+            return p;
+        }
+
+        @Override
+        public void stop(String trialJobId, Duration grace) {
+            super.stop(trialJobId, grace);
+            runningNow = running.size();
+        }
+
+        @Override
+        public void poll() {
+            for (Map.Entry<String, String> e : List.copyOf(running.entrySet())) {
+                if (release.contains(e.getKey()) || release.contains("*")) {
+                    double x = ((Number) ExperimentManager.parametersOf(e.getValue()).get("x")).doubleValue();
+                    events.metric(e.getKey(), "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"" + x + "\"}", MetricStream.LIVE);
+                    running.remove(e.getKey());
+                    events.exited(e.getKey(), 0);
+                }
+            }
+            runningNow = running.size();
+        }
+
+        String jobOf(int index) {
+            return started.get(index);
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        for (int i = 0; i < 400 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(25);
+        }
+        assertThat(condition.getAsBoolean()).as("condition reached within 10 s").isTrue();
+    }
+
+    @Test
+    void aRunningExperimentIsSteeredLimitsChangedATrialStoppedAndTrialsAddedThatRunNext() throws Exception {
+        HeldService service = new HeldService();
+        MemoryJournal journal = new MemoryJournal();
+        ExperimentManager m = manager(service, 1, 3);
+        m.prepare();
+        java.util.concurrent.CompletableFuture<ExperimentManager.Outcome> outcome = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return m.run(journal, false);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await(() -> service.startedRecords.size() == 1);
+
+        assertThat(m.changeLimits(new ExperimentManager.Limits(2, null, null)).get()).isEqualTo("trialConcurrency 1 -> 2");
+        await(() -> service.startedRecords.size() == 2);
+        // both slots are taken: the added trial waits, and is next; a second one would pass maxTrialNumber 3
+        assertThat(m.addTrial(Map.of("x", 0.333), "by hand").get()).isEqualTo("2");
+        assertThatThrownBy(() -> m.addTrial(Map.of("x", 0.5), null).get()).hasCauseInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("raise maxTrialNumber");
+        assertThat(m.changeLimits(new ExperimentManager.Limits(null, 4L, null)).get()).isEqualTo("maxTrialNumber 3 -> 4");
+        assertThat(m.addTrial(Map.of("x", 0.5), null).get()).isEqualTo("3");
+
+        String first = service.jobOf(0);
+        assertThat(m.stopTrial(first, "stopped from the dashboard").get()).contains(first);
+        assertThatThrownBy(() -> m.stopTrial("nosuch", "x").get()).hasCauseInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no trial nosuch is running");
+        await(() -> service.startedRecords.size() == 3);
+        assertThat(ExperimentManager.parametersOf(service.startedRecords.get(2))).isEqualTo(Map.of("x", 0.333));
+        assertThat(service.startedRecords.get(2)).contains("\"parameter_source\": \"customized\"");
+        service.release.add("*");
+        assertThat(outcome.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        assertThat(journal.trials.get(first).status()).isEqualTo(TrialStatus.USER_CANCELED);
+        assertThat(journal.trials.values()).hasSize(4).extracting(StoredTrial::parameterId).containsExactlyInAnyOrder(0L, 1L, 2L, 3L);
+        assertThat(ExperimentManager.parametersOf(service.startedRecords.get(3))).isEqualTo(Map.of("x", 0.5));
+        assertThat(journal.events).anyMatch(e -> e.startsWith("limits: trialConcurrency 1 -> 2"))
+                .anyMatch(e -> e.startsWith("added: parameters 2 {\"x\": 0.333}: by hand"));
     }
 }
