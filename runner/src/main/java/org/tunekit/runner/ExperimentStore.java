@@ -37,10 +37,24 @@ final class ExperimentStore implements AutoCloseable, Journal {
     static final String FILE = "experiment.db";
     /**
      * 2: trials have the handle, machine and GPUs of their placement; 3: and the count of frames the
-     * manager handled from their metrics file and their output. An older store gains the columns when
-     * opened to write.
+     * manager handled from their metrics file and their output, and the store has the requests that steer
+     * the experiment. An older store gains the columns and the table when opened to write.
      */
     private static final int SCHEMA = 3;
+
+    private static final String REQUESTS_TABLE = "CREATE TABLE requests (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL,"
+            + " kind TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'WAITING', answer TEXT, answered_ms INTEGER)";
+
+    /**
+     * A request to steer the experiment, made by a person while it runs or before it resumes.
+     *
+     * @param id      its number, in the order made
+     * @param kind    what it asks ({@link Steering})
+     * @param payload its arguments, as JSON
+     * @param state   WAITING, DONE or REFUSED
+     * @param answer  what the runner answered, or {@code null} while it waits
+     */
+    record Request(long id, String kind, String payload, String state, String answer) {}
 
     private final Connection db;
     private final String id;
@@ -75,6 +89,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
             s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
             s.executeUpdate("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL, kind TEXT NOT NULL,"
                     + " job_id TEXT, text TEXT NOT NULL)");
+            s.executeUpdate(REQUESTS_TABLE);
             try (PreparedStatement p = c.prepareStatement("INSERT INTO experiment (id, schema, name, config, config_file, options, maximize,"
                     + " status, started_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'RUNNING', ?)")) {
                 p.setString(1, id);
@@ -122,6 +137,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 }
                 s.executeUpdate("ALTER TABLE trials ADD COLUMN file_frames INTEGER NOT NULL DEFAULT 0");
                 s.executeUpdate("ALTER TABLE trials ADD COLUMN output_frames INTEGER NOT NULL DEFAULT 0");
+                s.executeUpdate(REQUESTS_TABLE);
                 s.executeUpdate("UPDATE experiment SET schema = " + SCHEMA);
                 c.commit();
                 schema = SCHEMA;
@@ -246,6 +262,63 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 p.executeUpdate();
             }
         }
+    }
+
+    /**
+     * Records a request in the store of the experiment in {@code dir} (from another process than its
+     * runner, or from the runner's own dashboard), and returns its id.
+     */
+    static long request(Path dir, String kind, String payload, Instant at) {
+        try (ExperimentStore store = open(dir, false)) {
+            return store.addRequest(kind, payload, at);
+        }
+    }
+
+    synchronized long addRequest(String kind, String payload, Instant at) {
+        try (PreparedStatement p = db.prepareStatement("INSERT INTO requests (time_ms, kind, payload) VALUES (?, ?, ?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            bind(p, at.toEpochMilli(), kind, payload);
+            p.executeUpdate();
+            long n;
+            try (ResultSet keys = p.getGeneratedKeys()) {
+                keys.next();
+                n = keys.getLong(1);
+            }
+            db.commit();
+            return n;
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot record the request: " + e.getMessage(), e);
+        }
+    }
+
+    /** The requests in {@code state} (all when {@code null}), in the order made; none in a store older than schema 3. */
+    synchronized List<Request> requests(String state) {
+        List<Request> out = new ArrayList<>();
+        if (schema < 3) {
+            return out;
+        }
+        try (PreparedStatement p = db.prepareStatement("SELECT id, kind, payload, state, answer FROM requests"
+                + (state == null ? "" : " WHERE state = ?") + " ORDER BY id")) {
+            if (state != null) {
+                p.setString(1, state);
+            }
+            try (ResultSet r = p.executeQuery()) {
+                while (r.next()) {
+                    out.add(new Request(r.getLong(1), r.getString(2), r.getString(3), r.getString(4), r.getString(5)));
+                }
+            }
+            db.commit();
+            return out;
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot read the requests: " + e.getMessage(), e);
+        }
+    }
+
+    /** Records the runner's answer to a request: DONE or REFUSED, and what it said. */
+    synchronized void answerRequest(long requestId, String state, String answer, Instant at) {
+        update("UPDATE requests SET state = ?, answer = ?, answered_ms = ? WHERE id = ?", state, answer, at.toEpochMilli(), requestId);
     }
 
     @Override

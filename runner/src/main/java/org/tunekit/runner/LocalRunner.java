@@ -137,8 +137,11 @@ final class LocalRunner {
      * @param resume true to continue the trials already in the store
      */
     Outcome run(ExperimentStore store, boolean resume) throws InterruptedException {
-        try {
-            return Outcome.valueOf(manager.run(store, resume).name());
+        try (Steering steering = new Steering(store, manager, spec.searchSpace(), Clock.systemUTC())) {
+            steering.start(resume);
+            Outcome outcome = Outcome.valueOf(manager.run(store, resume).name());
+            steering.poll();
+            return outcome;
         } catch (ManagerException e) {
             throw new RunnerException(e.getMessage(), e);
         }

@@ -297,6 +297,12 @@ public final class ExperimentManager {
             } else {
                 journal.event("start", null, "experiment started", clock.instant());
             }
+            // limits changed before the run hold from its first trial
+            for (Event e : List.copyOf(events)) {
+                if (e instanceof LimitsChanged c && events.remove(e)) {
+                    handle(c);
+                }
+            }
             schedule();
             loop();
         } catch (java.io.IOException e) {
@@ -452,6 +458,16 @@ public final class ExperimentManager {
 
     private void awaitInitialized() throws InterruptedException {
         long until = System.nanoTime() + DISPATCHER_START_TIMEOUT.toNanos();
+        // requests made before the dispatcher is ready (new limits, added trials) wait for the loop
+        List<Event> later = new ArrayList<>();
+        try {
+            awaitInitialized(until, later);
+        } finally {
+            events.addAll(later);
+        }
+    }
+
+    private void awaitInitialized(long until, List<Event> later) throws InterruptedException {
         while (true) {
             Event e = next(Math.max(1, (until - System.nanoTime()) / 1_000_000));
             if (e == null && System.nanoTime() < until) {
@@ -471,6 +487,9 @@ public final class ExperimentManager {
             }
             if (e instanceof StopRequested s) {
                 throw new ManagerException("stopped: " + s.reason());
+            }
+            if (e instanceof LimitsChanged || e instanceof TrialAdded || e instanceof TrialStopRequested) {
+                later.add(e);
             }
         }
     }
@@ -705,7 +724,7 @@ public final class ExperimentManager {
         switch (c.type()) {
             case NEW_TRIAL_JOB -> {
                 requested = Math.max(0, requested - 1);
-                long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() : Long.MAX_VALUE;
+                long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - toAdd.size() : Long.MAX_VALUE;
                 Map<?, ?> record = (Map<?, ?>) parse(c.payload());
                 long id = ((Number) record.get("parameter_id")).longValue();
                 lastParameterId = Math.max(lastParameterId, id);
@@ -976,7 +995,7 @@ public final class ExperimentManager {
         if (stopping || (deadline != null && clock.instant().isAfter(deadline))) {
             return false;
         }
-        if (maxTrialNumber > 0 && used + pending.size() + requested >= maxTrialNumber) {
+        if (maxTrialNumber > 0 && used + pending.size() + toAdd.size() + requested >= maxTrialNumber) {
             return false;
         }
         return !noMoreTrials || requestCredit > 0;
@@ -1003,7 +1022,7 @@ public final class ExperimentManager {
             return;
         }
         long free = trialConcurrency - running.size() - pending.size() - requested;
-        long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - requested : Long.MAX_VALUE;
+        long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - toAdd.size() - requested : Long.MAX_VALUE;
         long n = Math.min(free, budget);
         if (noMoreTrials) {
             n = Math.min(n, requestCredit);

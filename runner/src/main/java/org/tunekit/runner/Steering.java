@@ -1,0 +1,235 @@
+package org.tunekit.runner;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.runner.manager.ExperimentManager;
+import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.space.InvalidSearchSpaceException;
+import org.tunekit.sdk.space.SearchSpace;
+
+/**
+ * Steers a running experiment by the requests people record in its store ({@code tunekit update},
+ * {@code tunekit enqueue}, {@code tunekit stop}, the dashboard): a thread reads the waiting ones every
+ * {@link #POLL_EVERY} and hands them to the {@link ExperimentManager}, and records its answer (DONE or
+ * REFUSED, with what it said) once the manager has taken it. A request made while no runner runs
+ * waits for the next one ({@code tunekit run --resume}); limits already changed are kept by a resumed
+ * run, which applies them again, in order, before its first trial starts.
+ *
+ * <p>The kinds, and their JSON payloads:
+ * <ul>
+ *   <li>{@value #LIMITS}: {@code {"trialConcurrency": 4, "maxTrialNumber": 50, "maxExperimentDuration": "2h"}}, any of them
+ *       ({@code maxTrialNumber} 0 and {@code maxExperimentDuration} "0" lift the limit);</li>
+ *   <li>{@value #ADD_TRIAL}: {@code {"parameters": {...}}}, checked against the search space;</li>
+ *   <li>{@value #STOP_TRIAL}: {@code {"trialJobId": "aB3xY"}};</li>
+ *   <li>{@value #STOP}: {@code {}}, the experiment.</li>
+ * </ul>
+ */
+final class Steering implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Steering.class);
+    static final String LIMITS = "limits";
+    static final String ADD_TRIAL = "add-trial";
+    static final String STOP_TRIAL = "stop-trial";
+    static final String STOP = "stop";
+    static final Duration POLL_EVERY = Duration.ofMillis(500);
+
+    private final ExperimentStore store;
+    private final ExperimentManager manager;
+    private final SearchSpace space;
+    private final Clock clock;
+    /** Requests handed to the manager whose answer has not come yet. */
+    private final Map<Long, CompletableFuture<String>> taken = new HashMap<>();
+    private Thread thread;
+    private volatile boolean closed;
+
+    Steering(ExperimentStore store, ExperimentManager manager, Map<String, Object> searchSpace, Clock clock) {
+        this.store = store;
+        this.manager = manager;
+        this.space = SearchSpace.parse(searchSpace);
+        this.clock = clock;
+    }
+
+    /**
+     * Before the run: on resume, the limits changed before, again; then the waiting requests, so that
+     * new limits hold from the first trial. Then starts the thread that takes the later ones.
+     */
+    void start(boolean resume) {
+        if (resume) {
+            for (ExperimentStore.Request r : store.requests("DONE")) {
+                if (r.kind().equals(LIMITS)) {
+                    try {
+                        manager.changeLimits(limits(r.payload()));
+                    } catch (IllegalArgumentException e) {
+                        LOG.warn("limits of request {} not applied again: {}", r.id(), e.getMessage());
+                    }
+                }
+            }
+        }
+        poll();
+        thread = new Thread(() -> {
+            while (!closed) {
+                try {
+                    Thread.sleep(POLL_EVERY.toMillis());
+                    poll();
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    LOG.warn("could not read the experiment's requests: {}", e.getMessage());
+                }
+            }
+        }, "tunekit-steering");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Answers the requests the manager has taken, and hands it the new ones. */
+    synchronized void poll() {
+        for (var it = taken.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getValue().isDone()) {
+                answer(e.getKey(), e.getValue());
+                it.remove();
+            }
+        }
+        for (ExperimentStore.Request r : store.requests("WAITING")) {
+            if (taken.containsKey(r.id())) {
+                continue;
+            }
+            CompletableFuture<String> f;
+            try {
+                f = take(r);
+            } catch (IllegalArgumentException e) {
+                store.answerRequest(r.id(), "REFUSED", e.getMessage(), clock.instant());
+                continue;
+            }
+            if (f.isDone()) {
+                answer(r.id(), f);
+            } else {
+                taken.put(r.id(), f);
+            }
+        }
+    }
+
+    private void answer(long id, CompletableFuture<String> f) {
+        try {
+            store.answerRequest(id, "DONE", f.get(), clock.instant());
+        } catch (ExecutionException | CompletionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            store.answerRequest(id, "REFUSED", cause.getMessage(), clock.instant());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Hands one request to the manager; throws {@link IllegalArgumentException} naming what is wrong with it. */
+    private CompletableFuture<String> take(ExperimentStore.Request r) {
+        Map<String, Object> payload = object(r.payload());
+        return switch (r.kind()) {
+            case LIMITS -> manager.changeLimits(limits(r.payload()));
+            case ADD_TRIAL -> {
+                Map<String, Object> parameters = checkParameters(space, payload.get("parameters"));
+                yield manager.addTrial(parameters, "request " + r.id());
+            }
+            case STOP_TRIAL -> {
+                if (!(payload.get("trialJobId") instanceof String job) || job.isBlank()) {
+                    throw new IllegalArgumentException("a stop-trial request needs \"trialJobId\", got " + r.payload());
+                }
+                yield manager.stopTrial(job, "stopped by request " + r.id());
+            }
+            case STOP -> {
+                manager.requestStop("stopped by request " + r.id());
+                yield CompletableFuture.completedFuture("the experiment is stopping");
+            }
+            default -> throw new IllegalArgumentException("unknown request kind '" + r.kind() + "' (known: limits, add-trial, stop-trial, stop)");
+        };
+    }
+
+    /** The limits a {@value #LIMITS} payload sets. */
+    static ExperimentManager.Limits limits(String payload) {
+        Map<String, Object> m = object(payload);
+        for (String key : m.keySet()) {
+            if (!List.of("trialConcurrency", "maxTrialNumber", "maxExperimentDuration").contains(key)) {
+                throw new IllegalArgumentException("unknown limit '" + key + "' (known: trialConcurrency, maxTrialNumber, maxExperimentDuration)");
+            }
+        }
+        Integer concurrency = m.get("trialConcurrency") == null ? null : Math.toIntExact(whole(m.get("trialConcurrency"), "trialConcurrency"));
+        Long max = m.get("maxTrialNumber") == null ? null : whole(m.get("maxTrialNumber"), "maxTrialNumber");
+        Duration duration = null;
+        Object d = m.get("maxExperimentDuration");
+        if (d != null) {
+            String text = String.valueOf(d).strip();
+            duration = text.equals("0") ? Duration.ZERO : ExperimentSpec.parseDuration(text);
+        }
+        return new ExperimentManager.Limits(concurrency, max, duration);
+    }
+
+    private static long whole(Object v, String key) {
+        if (v instanceof Long n) {
+            return n;
+        }
+        if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+            return n.longValue();
+        }
+        throw new IllegalArgumentException(key + " must be a whole number, got " + JsonCodec.write(v));
+    }
+
+    /**
+     * The parameters of an added trial, checked against the search space.
+     *
+     * @throws IllegalArgumentException naming the parameter that is missing, unknown or out of range
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> checkParameters(SearchSpace space, Object parameters) {
+        if (!(parameters instanceof Map<?, ?> m) || m.isEmpty()) {
+            throw new IllegalArgumentException("the parameters must be a JSON object of name: value, got "
+                    + (parameters == null ? "nothing" : JsonCodec.write(parameters)));
+        }
+        Map<String, Object> values = new LinkedHashMap<>((Map<String, Object>) m);
+        try {
+            space.violation(Parameters.of(values)).ifPresent(v -> {
+                throw new IllegalArgumentException("the parameters do not fit the search space: " + v);
+            });
+        } catch (InvalidSearchSpaceException e) {
+            throw new IllegalArgumentException("the parameters do not fit the search space: " + e.getMessage(), e);
+        }
+        return values;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(String json) {
+        try {
+            Object v = JsonCodec.parse(json, "the request");
+            if (v instanceof Map<?, ?> m) {
+                return (Map<String, Object>) m;
+            }
+            throw new IllegalArgumentException("a request must be a JSON object, got " + json);
+        } catch (ProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** Stops the thread; requests not yet answered wait for the next run. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (thread != null) {
+            thread.interrupt();
+        }
+        for (var e : taken.entrySet()) {
+            if (e.getValue().isDone()) {
+                answer(e.getKey(), e.getValue());
+            }
+        }
+        taken.clear();
+    }
+}
