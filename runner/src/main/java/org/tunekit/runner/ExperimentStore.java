@@ -137,7 +137,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 }
                 s.executeUpdate("ALTER TABLE trials ADD COLUMN file_frames INTEGER NOT NULL DEFAULT 0");
                 s.executeUpdate("ALTER TABLE trials ADD COLUMN output_frames INTEGER NOT NULL DEFAULT 0");
-                s.executeUpdate(REQUESTS_TABLE);
+                s.executeUpdate(REQUESTS_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"));
                 s.executeUpdate("UPDATE experiment SET schema = " + SCHEMA);
                 c.commit();
                 schema = SCHEMA;

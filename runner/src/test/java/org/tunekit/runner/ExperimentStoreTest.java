@@ -59,6 +59,7 @@ class ExperimentStoreTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + tmp.resolve(ExperimentStore.FILE)); Statement s = c.createStatement()) {
             s.executeUpdate("ALTER TABLE trials DROP COLUMN file_frames");
             s.executeUpdate("ALTER TABLE trials DROP COLUMN output_frames");
+            s.executeUpdate("DROP TABLE requests");
             s.executeUpdate("UPDATE experiment SET schema = 2");
         }
         try (ExperimentStore store = ExperimentStore.open(tmp, true)) {
@@ -70,6 +71,7 @@ class ExperimentStoreTest {
         try (ExperimentStore store = ExperimentStore.open(tmp, false)) {
             store.metric("A", MetricStream.FILE, 0L, "PERIODICAL", 0, "1", 1, T0);
             assertThat(store.trials().get(0).fileFrames()).isEqualTo(1);
+            assertThat(store.requests(null)).isEmpty();
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + tmp.resolve(ExperimentStore.FILE)); Statement s = c.createStatement();
              ResultSet r = s.executeQuery("SELECT schema FROM experiment")) {
