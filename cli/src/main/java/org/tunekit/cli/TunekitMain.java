@@ -16,6 +16,7 @@ import org.tunekit.katib.KatibCommand;
 import org.tunekit.nni.NniCommand;
 import org.tunekit.runner.ResultsCommand;
 import org.tunekit.runner.RunCommand;
+import org.tunekit.runner.SteeringCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,7 +29,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
-        subcommands = {RunCommand.class, ResultsCommand.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, KatibCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ResultsCommand.class, SteeringCommands.Update.class, SteeringCommands.Enqueue.class, SteeringCommands.Stop.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, KatibCommand.class, CommandLine.HelpCommand.class})
 public final class TunekitMain implements Runnable {
     static final String VERSION = "0.1.0";
 

@@ -237,7 +237,7 @@ public final class ExperimentManager {
      * The parameters are not checked here: the caller checks them against the search space.
      *
      * @param note why it was added, for the journal ("added from the dashboard")
-     * @return completes with the trial's parameter id once its parameters are recorded as waiting, or
+     * @return completes with the parameter id it was given ("parameters 7 added: they run next"), or
      *         exceptionally ({@link IllegalArgumentException}) when the budget is spent or the run is stopping
      */
     public CompletableFuture<String> addTrial(Map<String, Object> parameters, String note) {
@@ -707,7 +707,7 @@ public final class ExperimentManager {
             first.add(t);
             journal.event("added", null, "parameters " + id + " " + JsonCodec.write(a.parameters()) + (a.note() == null ? "" : ": " + a.note()),
                     clock.instant());
-            a.done().complete(Long.toString(id));
+            a.done().complete("parameters " + id + " added: they run next");
         }
         toAdd.clear();
         post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));

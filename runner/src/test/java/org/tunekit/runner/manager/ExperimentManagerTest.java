@@ -384,11 +384,11 @@ class ExperimentManagerTest {
         assertThat(m.changeLimits(new ExperimentManager.Limits(2, null, null)).get()).isEqualTo("trialConcurrency 1 -> 2");
         await(() -> service.startedRecords.size() == 2);
         // both slots are taken: the added trial waits, and is next; a second one would pass maxTrialNumber 3
-        assertThat(m.addTrial(Map.of("x", 0.333), "by hand").get()).isEqualTo("2");
+        assertThat(m.addTrial(Map.of("x", 0.333), "by hand").get()).isEqualTo("parameters 2 added: they run next");
         assertThatThrownBy(() -> m.addTrial(Map.of("x", 0.5), null).get()).hasCauseInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("raise maxTrialNumber");
         assertThat(m.changeLimits(new ExperimentManager.Limits(null, 4L, null)).get()).isEqualTo("maxTrialNumber 3 -> 4");
-        assertThat(m.addTrial(Map.of("x", 0.5), null).get()).isEqualTo("3");
+        assertThat(m.addTrial(Map.of("x", 0.5), null).get()).isEqualTo("parameters 3 added: they run next");
 
         String first = service.jobOf(0);
         assertThat(m.stopTrial(first, "stopped from the dashboard").get()).contains(first);
