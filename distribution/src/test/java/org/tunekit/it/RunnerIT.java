@@ -232,20 +232,7 @@ class RunnerIT {
         while (true) {
             List<String> args = id == null ? List.of("run", config.toString()) : List.of("run", "--resume", id);
             Process p = start(args, Map.of());
-            StringBuilder seen = new StringBuilder();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        synchronized (seen) {
-                            seen.append(line).append('\n');
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process was killed
-                }
-            });
-            reader.start();
+            ProcessOutput seen = new ProcessOutput(p);
             boolean killed = false;
             if (kills < 5) {
                 // somewhere in the run, after the JVM has started: often while a result is stored and its trial still runs
@@ -257,10 +244,7 @@ class RunnerIT {
                 }
             }
             assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            reader.join(10_000);
-            synchronized (seen) {
-                lastOut = seen.toString();
-            }
+            lastOut = seen.whole();
             if (id == null) {
                 Matcher m = EXPERIMENT.matcher(lastOut);
                 assertThat(m.find()).as(lastOut + Files.readString(tmp.resolve("stderr.txt"))).isTrue();

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.tunekit.it.Sql.count;
 import static org.tunekit.it.Sql.strings;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,27 +76,12 @@ class SteeringIT {
                 trainingService: {platform: local}
                 """);
         Process run = TunekitProcess.run(List.of("run", config.toString()), tmp.resolve("experiments"), tmp.resolve("run-stderr.txt"), Map.of());
-        StringBuilder seen = new StringBuilder();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(run.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    synchronized (seen) {
-                        seen.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // the run ended
-            }
-        });
-        reader.start();
+        ProcessOutput seen = new ProcessOutput(run);
         try {
             String[] id = new String[1];
             await("the run names its experiment", () -> {
-                synchronized (seen) {
-                    Matcher m = EXPERIMENT.matcher(seen);
-                    return m.find() && (id[0] = m.group(1)) != null;
-                }
+                Matcher m = EXPERIMENT.matcher(seen.text());
+                return m.find() && (id[0] = m.group(1)) != null;
             });
             Path db = tmp.resolve("experiments").resolve(id[0]).resolve("experiment.db");
             await("a trial runs", () -> query(db, "SELECT count(*) FROM trials WHERE status = 'RUNNING'") == 1);

@@ -8,7 +8,7 @@ import org.tunekit.runner.results.ExperimentResults;
 import org.tunekit.runner.results.ResultsOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -20,11 +20,8 @@ public final class ResultsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "ID", description = "The experiment's id, or its folder.")
-    String experiment;
-
-    @Option(names = "--dir", paramLabel = "DIR", description = "Where to look for the id besides the default place (see tunekit run --help).")
-    Path dir;
+    @Mixin
+    ExperimentArgument target;
 
     @Option(names = "--top", paramLabel = "N", description = "Trials in the table (default: ${DEFAULT-VALUE}).")
     int top = 10;
@@ -38,7 +35,7 @@ public final class ResultsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ExperimentResults results;
         try {
-            Path folder = ExperimentFolders.find(experiment, dir, System.getenv());
+            Path folder = target.folder();
             try (ExperimentStore store = ExperimentStore.open(folder, true)) {
                 results = store.results();
             }

@@ -15,6 +15,7 @@ import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.sdk.space.SearchSpace;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,11 +37,8 @@ public final class SteeringCommands {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "ID", description = "The experiment's id, or its folder.")
-        String experiment;
-
-        @Option(names = "--dir", paramLabel = "DIR", description = "Where to look for the id besides the default place (see tunekit run --help).")
-        Path dir;
+        @Mixin
+        ExperimentArgument target;
 
         @Override
         public Integer call() {
@@ -48,7 +46,7 @@ public final class SteeringCommands {
             PrintWriter err = spec.commandLine().getErr();
             String name = spec.qualifiedName();
             try {
-                Path folder = ExperimentFolders.find(experiment, dir, System.getenv());
+                Path folder = target.folder();
                 List<ExperimentStore.Request> asked = new ArrayList<>();
                 for (Map.Entry<String, String> r : requests(folder)) {
                     long id = ExperimentStore.request(folder, r.getKey(), r.getValue(), Instant.now());
