@@ -291,8 +291,9 @@ final class SlurmJobs implements TrainingService {
             ended(j, TrialStatus.USER_CANCELED, j.stopRequested ? "Slurm job " + j.slurmId + " was cancelled as asked"
                     : "Slurm job " + j.slurmId + " was cancelled outside Tunekit (scancel)");
         } else if (state.equals("TIMEOUT") || state.equals("DEADLINE")) {
+            // --time is maxTrialDuration's only when it was given: else the limit is the partition's or sbatchOptions'
             ended(j, TrialStatus.USER_CANCELED, "Slurm job " + j.slurmId + " reached its time limit (" + state
-                    + "; --time is maxTrialDuration rounded up to minutes)");
+                    + (context.maxTrialDuration() == null ? ")" : "; --time is maxTrialDuration rounded up to minutes)"));
         } else {
             ended(j, TrialStatus.FAILED, "Slurm job " + j.slurmId + " ended " + state + " without an exit status; see "
                     + j.dir.resolve(OUTPUT));

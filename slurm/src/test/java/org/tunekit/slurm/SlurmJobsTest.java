@@ -248,11 +248,23 @@ class SlurmJobsTest {
                 "J0 ended LOST: Slurm job 100 ended NODE_FAIL",
                 "J1 ended LOST: Slurm job 101 ended PREEMPTED",
                 "J2 ended USER_CANCELED: Slurm job 102 was cancelled outside Tunekit (scancel)",
-                "J3 ended USER_CANCELED: Slurm job 103 reached its time limit (TIMEOUT; --time is maxTrialDuration rounded up to minutes)",
+                "J3 ended USER_CANCELED: Slurm job 103 reached its time limit (TIMEOUT)",
                 "J4 ended FAILED: Slurm job 104 ended OUT_OF_MEMORY without an exit status; see " + trialDir("J4").resolve("slurm.out"),
                 "J5 ended FAILED: Slurm job 105 ended FAILED without an exit status; see " + trialDir("J5").resolve("slurm.out"));
         s.close();
         assertThat(log("scancel")).isEmpty();
+    }
+
+    @Test
+    void aTimeLimitIsNamedMaxTrialDurationsOnlyWhenTunekitSetIt() throws Exception {
+        TrainingService s = service(Map.of(), Duration.ofSeconds(61));
+        Recorder r = open(s);
+        s.start(launch("A", 0));
+        setState("100", "TIMEOUT");
+        s.poll();
+        s.poll();
+        assertThat(r.seen).containsExactly(
+                "A ended USER_CANCELED: Slurm job 100 reached its time limit (TIMEOUT; --time is maxTrialDuration rounded up to minutes)");
     }
 
     @Test
