@@ -38,10 +38,13 @@ import org.tunekit.runner.results.TrialStatus;
  *
  * <p>A job that wrote its exit status ended with it. One that ended without (its Slurm state final on
  * two queries in a row, so that an exit file on its way through a network file system is not missed)
- * ends as Slurm says: NODE_FAIL, PREEMPTED, BOOT_FAIL, REVOKED {@linkplain TrialEvents#ended lost} (its
- * parameters run again; jobs are submitted with {@code --no-requeue} so that Slurm does not run the
- * same trial twice), CANCELLED by someone else and TIMEOUT USER_CANCELED, anything else FAILED with the
- * state in the message. A job Slurm no longer knows and that left no exit status is lost.
+ * ends as Slurm says, and so does one whose status says a signal ended it (above 128) when Slurm ended
+ * the job itself: Slurm signals the job's processes one after the other, and the script may see the
+ * trial die of SIGTERM and write 143 before its own SIGTERM comes (a signal status is taken once Slurm's
+ * state is final, unless Tunekit stopped the trial). NODE_FAIL, PREEMPTED, BOOT_FAIL, REVOKED
+ * {@linkplain TrialEvents#ended lost} (its parameters run again; jobs are submitted with
+ * {@code --no-requeue} so that Slurm does not run the same trial twice), CANCELLED by someone else and
+ * TIMEOUT USER_CANCELED, anything else FAILED with the state in the message. A job Slurm no longer knows and that left no exit status is lost.
  *
  * <p>Metrics are delivered once: the experiment's store counts the frames the manager handled from each
  * file with the metric itself ({@link StoredTrial#framesRead}), and a manager that
@@ -235,7 +238,7 @@ final class SlurmJobs implements TrainingService {
                 scancel(List.of("scancel", j.slurmId));
             }
             Integer code = exitStatus(j);
-            if (code != null) {
+            if (code != null && (code <= 128 || j.stopRequested)) {
                 events.exited(j.trialJobId, code);
                 // collected by now; a trial the manager no longer runs is not reported again
                 jobs.remove(j.trialJobId);
@@ -263,7 +266,13 @@ final class SlurmJobs implements TrainingService {
         }
         if (state == null) {
             if (++j.missing >= 2) {
-                ended(j, TrialStatus.LOST, "Slurm no longer knows job " + j.slurmId + " and it left no exit status");
+                Integer code = exitStatus(j);
+                if (code != null) {
+                    events.exited(j.trialJobId, code);
+                    jobs.remove(j.trialJobId);
+                } else {
+                    ended(j, TrialStatus.LOST, "Slurm no longer knows job " + j.slurmId + " and it left no exit status");
+                }
             }
             return;
         }
@@ -278,7 +287,7 @@ final class SlurmJobs implements TrainingService {
             return;
         }
         Integer code = exitStatus(j);
-        if (code != null) {
+        if (code != null && !(code > 128 && endedBySlurm(state))) {
             events.exited(j.trialJobId, code);
             jobs.remove(j.trialJobId);
         } else if (LOST.contains(state)) {
@@ -287,12 +296,18 @@ final class SlurmJobs implements TrainingService {
             ended(j, TrialStatus.USER_CANCELED, j.stopRequested ? "Slurm job " + j.slurmId + " was cancelled as asked"
                     : "Slurm job " + j.slurmId + " was cancelled outside Tunekit (scancel)");
         } else if (state.equals("TIMEOUT") || state.equals("DEADLINE")) {
+            // --time is maxTrialDuration's only when it was given: else the limit is the partition's or sbatchOptions'
             ended(j, TrialStatus.USER_CANCELED, "Slurm job " + j.slurmId + " reached its time limit (" + state
-                    + "; --time is maxTrialDuration rounded up to minutes)");
+                    + (context.maxTrialDuration() == null ? ")" : "; --time is maxTrialDuration rounded up to minutes)"));
         } else {
             ended(j, TrialStatus.FAILED, "Slurm job " + j.slurmId + " ended " + state + " without an exit status; see "
                     + j.dir.resolve(OUTPUT));
         }
+    }
+
+    /** Whether Slurm ended the job itself (a failed node, scancel, a time limit), not the job's script. */
+    private static boolean endedBySlurm(String state) {
+        return LOST.contains(state) || state.equals("CANCELLED") || state.equals("TIMEOUT") || state.equals("DEADLINE");
     }
 
     private void ended(Job j, TrialStatus status, String reason) {

@@ -256,11 +256,69 @@ class SlurmJobsTest {
                 "J0 ended LOST: Slurm job 100 ended NODE_FAIL",
                 "J1 ended LOST: Slurm job 101 ended PREEMPTED",
                 "J2 ended USER_CANCELED: Slurm job 102 was cancelled outside Tunekit (scancel)",
-                "J3 ended USER_CANCELED: Slurm job 103 reached its time limit (TIMEOUT; --time is maxTrialDuration rounded up to minutes)",
+                "J3 ended USER_CANCELED: Slurm job 103 reached its time limit (TIMEOUT)",
                 "J4 ended FAILED: Slurm job 104 ended OUT_OF_MEMORY without an exit status; see " + trialDir("J4").resolve("slurm.out"),
                 "J5 ended FAILED: Slurm job 105 ended FAILED without an exit status; see " + trialDir("J5").resolve("slurm.out"));
         s.close();
         assertThat(log("scancel")).isEmpty();
+    }
+
+    @Test
+    void aSignalsExitStatusWaitsForSlurmsStateWhichSaysWhetherSlurmEndedTheJob() throws Exception {
+        // Slurm's SIGTERM reached the trial before the job's script, which wrote 143: the state decides
+        TrainingService s = service(Map.of(), null);
+        Recorder r = open(s);
+        List<String> states = List.of("NODE_FAIL", "CANCELLED", "TIMEOUT", "FAILED", "FAILED");
+        List<Integer> codes = List.of(143, 143, 143, 137, 1);
+        for (int i = 0; i < states.size(); i++) {
+            s.start(launch("J" + i, i));
+            setState(Integer.toString(100 + i), "RUNNING");
+            exit(trialDir("J" + i), codes.get(i));
+        }
+        s.poll();
+        assertThat(r.seen).as("a status below 129 is the script's own, at once").containsExactly("J4 exited 1");
+        for (int i = 0; i < states.size(); i++) {
+            setState(Integer.toString(100 + i), states.get(i));
+        }
+        s.poll();
+        assertThat(r.seen).hasSize(1);
+        s.poll();
+        assertThat(r.seen).containsExactly("J4 exited 1",
+                "J0 ended LOST: Slurm job 100 ended NODE_FAIL",
+                "J1 ended USER_CANCELED: Slurm job 101 was cancelled outside Tunekit (scancel)",
+                "J2 ended USER_CANCELED: Slurm job 102 reached its time limit (TIMEOUT)",
+                "J3 exited 137");
+    }
+
+    @Test
+    void aSignalsExitStatusIsTakenAtOnceWhenTunekitStoppedTheTrialAndWhenSlurmForgotTheJob() throws Exception {
+        TrainingService s = service(Map.of(), null);
+        Recorder r = open(s);
+        s.start(launch("A", 0));
+        s.start(launch("B", 1));
+        setState("100", "RUNNING");
+        setState("101", "RUNNING");
+        s.poll();
+        s.stop("A", Duration.ofMinutes(1));
+        exit(trialDir("A"), 130);
+        exit(trialDir("B"), 143);
+        Files.delete(state.resolve("jobs/101"));
+        s.poll();
+        assertThat(r.seen).containsExactly("A exited 130");
+        s.poll();
+        assertThat(r.seen).containsExactly("A exited 130", "B exited 143");
+    }
+
+    @Test
+    void aTimeLimitIsNamedMaxTrialDurationsOnlyWhenTunekitSetIt() throws Exception {
+        TrainingService s = service(Map.of(), Duration.ofSeconds(61));
+        Recorder r = open(s);
+        s.start(launch("A", 0));
+        setState("100", "TIMEOUT");
+        s.poll();
+        s.poll();
+        assertThat(r.seen).containsExactly(
+                "A ended USER_CANCELED: Slurm job 100 reached its time limit (TIMEOUT; --time is maxTrialDuration rounded up to minutes)");
     }
 
     @Test
