@@ -17,7 +17,8 @@ import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
 /**
  * An SSH server in this process, on 127.0.0.1 and a free port, that runs each exec request with real
  * {@code bash -c} as this user, with {@code HOME} set to a folder of the test's (and more variables):
- * user {@value #USER}, password {@value #PASSWORD}, or the one public key given.
+ * user {@value #USER}, password {@value #PASSWORD}, or the one public key given. It can be made to drop
+ * each command ({@link #dropCommands()}).
  */
 final class BashOverSsh implements AutoCloseable {
     static final String USER = "tunekit";
@@ -25,6 +26,7 @@ final class BashOverSsh implements AutoCloseable {
 
     final SshServer server;
     final Path home;
+    private volatile boolean drop;
 
     BashOverSsh(Path home, Path hostKey, PublicKey userKey, Map<String, String> env) throws IOException {
         this(home, hostKey, userKey, env, 0);
@@ -42,6 +44,11 @@ final class BashOverSsh implements AutoCloseable {
         server.start();
     }
 
+    /** From now on each command's channel is closed at once, with no exit status: as when the server dies under a command. */
+    void dropCommands() {
+        drop = true;
+    }
+
     int port() {
         return server.getPort();
     }
@@ -52,7 +59,7 @@ final class BashOverSsh implements AutoCloseable {
     }
 
     /** One exec request: {@code bash -c COMMAND}, its streams pumped to the channel's. */
-    private static final class Bash implements Command {
+    private final class Bash implements Command {
         private final String command;
         private final Path home;
         private final Map<String, String> env;
@@ -90,6 +97,10 @@ final class BashOverSsh implements AutoCloseable {
 
         @Override
         public void start(ChannelSession channel, Environment environment) throws IOException {
+            if (drop) {
+                channel.close(false);
+                return;
+            }
             ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(home.toFile());
             pb.environment().put("HOME", home.toString());
             pb.environment().putAll(env);

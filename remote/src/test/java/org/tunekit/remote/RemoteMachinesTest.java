@@ -385,6 +385,22 @@ class RemoteMachinesTest {
     }
 
     @Test
+    void aStartOnAMachineWhoseConnectionDiesUnderItGoesToTheNextMachine() throws Exception {
+        BashOverSsh a = server("a", Map.of());
+        BashOverSsh b = server("b", Map.of());
+        RemoteMachines s = service(List.of(machine(a, true, null), machine(b, true, null)), null, true, Clock.systemUTC(), "exp10");
+        Recorded events = new Recorded();
+        events.service = s;
+        s.check();
+        s.open(events);
+        // a's commands end with no exit status, as when its sshd is killed before the poll that would tell
+        a.dropCommands();
+        assertThat(s.start(launch("exp10", "C0", 0, 0.5)).machine()).isEqualTo("tunekit@127.0.0.1:" + b.port());
+        pollUntil(s, () -> events.exits.containsKey("C0"));
+        assertThat(events.exits).containsEntry("C0", 0);
+    }
+
+    @Test
     void aReattachSkipsExactlyTheFramesTheStoreCountsAsHandled() throws Exception {
         BashOverSsh a = server("a", Map.of());
         RemoteMachines first = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
