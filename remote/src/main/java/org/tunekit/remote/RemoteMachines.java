@@ -14,10 +14,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.sshd.client.session.ClientSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +62,7 @@ import org.tunekit.runner.manager.TrialScript;
  *       and {@link #reattach}, which must answer at once: one command on one machine each, given up after
  *       {@link #START_TIMEOUT}; and {@link #close}, which sends the kills to all machines at once and waits
  *       {@link #CLOSE_TIMEOUT} at most.</li>
- *   <li>On the machine's worker: the poll batches, the reconnects (with the kills of a
+ *   <li>On the machine's worker: the poll batches (with the GPU re-reads), the reconnects (with the kills of a
  *       machine's leftovers) and {@link #stop}'s kill. {@link #poll} only applies the answers that came in and
  *       hands each machine without a command in flight its next one; it never waits for a machine.</li>
  *   <li>{@link #collect}, {@link #canStart}, {@link #sendParameters}: no network (a trial's stderr comes with
@@ -83,6 +86,9 @@ import org.tunekit.runner.manager.TrialScript;
  *       local). The experiment's store counts the frames the manager handled from each
  *       ({@link StoredTrial#framesRead}), so that a later runner that {@linkplain #reattach reattaches} reads the
  *       copies again and hands on only the ones after them.</li>
+ *   <li>GPUs: with {@code useActiveGpu: false}, a machine's {@code nvidia-smi} is read again every
+ *       {@link #GPU_REREAD} (by its worker, after a poll), as the local service does, so that a GPU another
+ *       program took is not given out; the experiment's own trial processes do not count.</li>
  *   <li>A machine that does not answer is tried again every {@link #RETRY_EVERY}; its trials are
  *       {@linkplain TrialEvents#lost lost} (their parameters run again elsewhere) after {@link #LOST_AFTER}
  *       without an answer, and when it is back their processes, if they still run, are killed.</li>
@@ -108,6 +114,8 @@ final class RemoteMachines implements TrainingService {
     static final Duration START_TIMEOUT = Duration.ofSeconds(10);
     /** How long {@link #close} waits for the machines to kill the trials. */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /** How often a machine's GPUs are read again when GPUs running other programs are not used (as the local service). */
+    static final Duration GPU_REREAD = Duration.ofSeconds(5);
     /** The last line of a poll's answer: an answer without it was cut short. */
     private static final byte[] END = "@@end\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -127,6 +135,8 @@ final class RemoteMachines implements TrainingService {
         /** When the poll or reconnect in the worker's hands was sent, until its answer is applied; null when none is. */
         Instant askedAt;
         Instant lastPoll;
+        Instant lastGpuRead;
+        boolean gpuReadFailing;
 
         Host(Machine machine) {
             this.machine = machine;
@@ -171,8 +181,8 @@ final class RemoteMachines implements TrainingService {
     /** One trial's part of a poll's answer: the new bytes of its files, and its stderr once it ended. */
     private record Report(Asked asked, boolean alive, String exit, byte[] metrics, byte[] stdout, byte[] stderr) {}
 
-    /** What a worker brings back from a poll: the trials' reports or why the machine did not answer. */
-    private record Answer(List<Report> reports, String failure) {}
+    /** What a worker brings back from a poll: the trials' reports or why the machine did not answer, and the GPUs. */
+    private record Answer(List<Report> reports, String failure, List<Gpu> gpus, Set<Long> own, String gpuFailure) {}
 
     private final TrainingServiceContext context;
     private final List<Host> hosts = new ArrayList<>();
@@ -253,6 +263,7 @@ final class RemoteMachines implements TrainingService {
                     List<Gpu> gpus = NvidiaSmi.read(command -> nvidiaSmi(session, h.machine, command, COMMAND_TIMEOUT));
                     h.gpus = new GpuScheduler(gpus, settings(h.machine));
                     h.gpus.validate();
+                    h.lastGpuRead = clock.instant();
                 }
             } catch (IOException e) {
                 throw new IllegalArgumentException("trainingService.machineList[" + h.machine.index() + "] (" + h.machine.address() + "): "
@@ -330,6 +341,28 @@ final class RemoteMachines implements TrainingService {
             throw new NvidiaSmiException("'" + String.join(" ", command) + "' on " + m.address() + " could not be run: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The processes on a machine in the sessions of the trials given (each trial leads a session of its own,
+     * its id the trial's pid): the experiment's own processes, which do not make a GPU busy. Runs on any thread.
+     */
+    private static Set<Long> ownProcesses(ClientSession session, Set<Long> trialSessions) throws IOException {
+        if (trialSessions.isEmpty()) {
+            return Set.of();
+        }
+        String sessions = " " + trialSessions.stream().map(String::valueOf).collect(Collectors.joining(" ")) + " ";
+        // /proc/PID/stat: pid (comm) state ppid pgrp session ...; comm may hold spaces and ')', so cut after its last ") "
+        String command = "for f in /proc/[0-9]*/stat; do read -r l 2>/dev/null < \"$f\" || continue; set -- ${l##*) }; "
+                + "case '" + sessions + "' in *\" $4 \"*) printf '%s\\n' \"${l%% *}\";; esac; done; true";
+        Ssh.Result r = Ssh.exec(session, command, null, POLL_TIMEOUT);
+        Set<Long> pids = new HashSet<>();
+        for (String line : r.text().split("\n")) {
+            if (line.matches("[0-9]{1,18}")) {
+                pids.add(Long.parseLong(line));
+            }
+        }
+        return pids;
     }
 
     @Override
@@ -491,14 +524,21 @@ final class RemoteMachines implements TrainingService {
                 }
                 continue;
             }
-            if (!mine.isEmpty() && (h.lastPoll == null || !now.isBefore(h.lastPoll.plus(pollEvery)))) {
-                ask(h, mine, now);
+            boolean gpusDue = rereadsGpus(h) && !now.isBefore(h.lastGpuRead.plus(GPU_REREAD));
+            boolean pollDue = !mine.isEmpty() && (gpusDue || h.lastPoll == null || !now.isBefore(h.lastPoll.plus(pollEvery)));
+            if (pollDue || gpusDue) {
+                ask(h, pollDue ? mine : List.of(), gpusDue, now);
             }
         }
     }
 
     private List<Remote> live(Host h) {
         return trials.values().stream().filter(t -> t.host == h && !t.ended).toList();
+    }
+
+    /** True when the machine's GPUs are read again while the experiment runs: as the local service, when busy GPUs are skipped. */
+    private boolean rereadsGpus(Host h) {
+        return h.gpus != null && !h.machine.useActiveGpu() && trialGpuNumber != null && trialGpuNumber > 0;
     }
 
     private void applyAnswers() {
@@ -528,24 +568,54 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
-    /** Sends the machine a poll of its trials; applied in {@link #answered}. */
-    private void ask(Host h, List<Remote> mine, Instant now) {
+    /** Sends the machine a poll of {@code mine} (when any) and a reading of its GPUs (when {@code gpus}); applied in {@link #answered}. */
+    private void ask(Host h, List<Remote> mine, boolean gpus, Instant now) {
         ClientSession session = h.session;
         Machine machine = h.machine;
         List<Asked> asked = mine.stream().map(t -> new Asked(t, t.jobId, t.fetched, t.stdoutFetched)).toList();
-        String command = batch(asked, now);
+        String command = asked.isEmpty() ? null : batch(asked, now);
+        Set<Long> trialSessions = mine.stream().map(t -> t.pid).collect(Collectors.toUnmodifiableSet());
         h.askedAt = now;
-        h.lastPoll = now;
+        if (command != null) {
+            h.lastPoll = now;
+        }
+        if (gpus) {
+            h.lastGpuRead = now;
+        }
         submit(h, () -> {
             Answer answer;
             try {
-                answer = new Answer(parse(asked, Ssh.exec(session, command, null, POLL_TIMEOUT).stdout(), machine.address()), null);
-            } catch (IOException | RuntimeException e) {
-                answer = new Answer(List.of(), message(e));
+                answer = askNow(session, machine, asked, command, gpus, trialSessions);
+            } catch (RuntimeException e) {
+                answer = new Answer(List.of(), message(e), null, null, null);
             }
             Answer a = answer;
             answers.add(() -> answered(h, session, a));
         });
+    }
+
+    /** On the worker: the poll, then the GPUs. */
+    private static Answer askNow(ClientSession session, Machine machine, List<Asked> asked, String command, boolean gpus,
+                                 Set<Long> trialSessions) {
+        List<Report> reports = List.of();
+        if (command != null) {
+            try {
+                reports = parse(asked, Ssh.exec(session, command, null, POLL_TIMEOUT).stdout(), machine.address());
+            } catch (IOException e) {
+                return new Answer(List.of(), e.getMessage(), null, null, null);
+            }
+        }
+        if (!gpus) {
+            return new Answer(reports, null, null, null, null);
+        }
+        try {
+            List<Gpu> read = NvidiaSmi.read(c -> nvidiaSmi(session, machine, c, POLL_TIMEOUT));
+            return new Answer(reports, null, read, ownProcesses(session, trialSessions), null);
+        } catch (NvidiaSmiException e) {
+            return new Answer(reports, null, null, null, e.getMessage());
+        } catch (IOException e) {
+            return new Answer(reports, null, null, null, "could not list the trials' processes on " + machine.address() + ": " + e.getMessage());
+        }
     }
 
     /** On the manager's thread: what a poll brought. An answer from a session given up meanwhile is dropped. */
@@ -561,6 +631,26 @@ final class RemoteMachines implements TrainingService {
         h.lastContact = clock.instant();
         for (Report r : a.reports()) {
             apply(r);
+        }
+        if (a.gpus() != null) {
+            try {
+                h.gpus.refresh(a.gpus(), a.own());
+                if (h.gpuReadFailing) {
+                    h.gpuReadFailing = false;
+                    LOG.info("the GPUs of {} are read again", h.machine.address());
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                gpuReadFailed(h, e.getMessage());
+            }
+        } else if (a.gpuFailure() != null) {
+            gpuReadFailed(h, a.gpuFailure());
+        }
+    }
+
+    private static void gpuReadFailed(Host h, String why) {
+        if (!h.gpuReadFailing) {
+            h.gpuReadFailing = true;
+            LOG.warn("cannot read the GPUs of {} again, going on with the last reading: {}", h.machine.address(), why);
         }
     }
 

@@ -40,8 +40,10 @@ import org.tunekit.runner.results.TrialStatus;
 class RemoteMachinesTest {
     /**
      * A trial: a PERIODICAL metric in its metrics file and one on stdout (as NNI's nni package prints them
-     * on platform remote), and a FINAL metric (its x) in the file; before the FINAL it waits for the file "go" in its folder when it exists as "wait". */
+     * on platform remote), and a FINAL metric (its x) in the file; before the FINAL it waits for the file "go" in its folder when it exists as "wait".
+     * It notes its own pid in trial.pid. */
     private static final String TRIAL = """
+            echo $$ > "$NNI_SYS_DIR/trial.pid"
             frame() { printf 'ME%06d%s\\n' $(( ${#1} + 1 )) "$1" >> "$NNI_SYS_DIR/.nni/metrics"; }
             x=$(sed 's/.*"x": *\\([0-9.]*\\).*/\\1/' "$NNI_SYS_DIR/parameter.cfg")
             echo "platform=$NNI_PLATFORM cuda=${CUDA_VISIBLE_DEVICES-unset}"
@@ -463,6 +465,48 @@ class RemoteMachinesTest {
         assertThat(s.candidateMachines()).containsExactly("tunekit@127.0.0.1:" + b.port());
         pollUntil(s, () -> events.exits.containsKey("C0"));
         assertThat(events.exits).containsEntry("C0", 0);
+    }
+
+    @Test
+    void aGpuThatAnotherProgramTakesIsNoLongerGivenOutWhenActiveGpusAreNotUsed() throws Exception {
+        Hands clock = new Hands();
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, "");
+        BashOverSsh a = server("a", Map.of("PATH", bin + ":" + System.getenv("PATH")));
+        Map<String, Object> m = machine(a, true, null);
+        m.put("gpuIndices", List.of(2L, 3L));
+        RemoteMachines s = service(List.of(m), 1.0, true, clock, "exp9");
+        Recorded events = new Recorded();
+        events.service = s;
+        s.check();
+        s.open(events);
+        Path trials = Files.createDirectories(a.home.resolve("tunekit-experiments/exp9/trials"));
+        Files.writeString(trials.resolve("wait"), "");
+
+        assertThat(s.start(launch("exp9", "B0", 0, 0.1)).gpus()).containsExactly(2);
+        Path pidFile = trials.resolve("B0/trial.pid");
+        for (int i = 0; i < 200 && (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()); i++) {
+            Thread.sleep(50);
+        }
+        // a process of the trial's own, below the process that leads its session
+        long own = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(s.canStart()).isTrue();
+
+        // another program takes GPU 3; the trial's process shows on its GPU 2
+        String gpu2 = "GPU-22222222-cccc-2222-2222-222222222222";
+        String gpu3 = "GPU-33333333-dddd-3333-3333-333333333333";
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, gpu2 + ", " + own + ", 100, bash\n" + gpu3 + ", 5555, 20000, /usr/bin/python3\n");
+        s.awaitAnswers();
+        clock.now = clock.now.plus(RemoteMachines.GPU_REREAD);
+        pollUntil(s, () -> !s.canStart());
+
+        // the other program ends; the trial's own process shows on GPU 3 too, which does not make it busy
+        s.awaitAnswers();
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, gpu2 + ", " + own + ", 100, bash\n" + gpu3 + ", " + own + ", 100, bash\n");
+        clock.now = clock.now.plus(RemoteMachines.GPU_REREAD);
+        pollUntil(s, s::canStart);
+        assertThat(s.start(launch("exp9", "B1", 1, 0.2)).gpus()).containsExactly(3);
+        assertThat(events.problems).isEmpty();
     }
 
     @Test
