@@ -231,10 +231,15 @@ class RemoteIT {
     void theTrialsOfAMachineThatDropsRunAgainOnTheOther() throws Exception {
         String[] id = {null};
         long sshd = Long.parseLong(Files.readString(Path.of(LAB, "sshd-2222", "sshd.pid")).strip());
+        // the trials on 2222 take longer, so that some surely run there when it drops after the first trial ended,
+        // whatever order the two machines' answers come in
+        Path config = config("3", 4, 8);
+        Path trial = config.resolveSibling("t.sh");
+        Files.writeString(trial, Files.readString(trial).replace("sleep 3", "case \"$SSH_CONNECTION\" in *' 2222') sleep 20;; *) sleep 3;; esac"));
         String seen;
         try {
-            // the machine on 2222 drops once trials run there: its sshd and the sessions it serves are killed
-            seen = run(List.of("run", config("3", 4, 8).toString()), line -> line.startsWith("  trial "), p -> {
+            // the machine on 2222 drops once a trial ended: its sshd and the sessions it serves are killed
+            seen = run(List.of("run", config.toString()), line -> line.startsWith("  trial "), p -> {
                 ProcessHandle.of(sshd).ifPresent(h -> {
                     h.descendants().forEach(ProcessHandle::destroyForcibly);
                     h.destroyForcibly();

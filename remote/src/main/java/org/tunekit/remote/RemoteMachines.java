@@ -2,7 +2,6 @@ package org.tunekit.remote;
 
 import static org.tunekit.runner.manager.TrialScript.quote;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,14 +12,25 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.sshd.client.session.ClientSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.gpus.Gpu;
 import org.tunekit.gpus.GpuAllocation;
 import org.tunekit.gpus.GpuScheduler;
@@ -28,6 +38,7 @@ import org.tunekit.gpus.GpuSettings;
 import org.tunekit.gpus.NvidiaSmi;
 import org.tunekit.gpus.NvidiaSmiException;
 import org.tunekit.runner.MetricsFileReader;
+import org.tunekit.runner.PrintedMetrics;
 import org.tunekit.runner.manager.MetricStream;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
@@ -41,23 +52,46 @@ import org.tunekit.runner.manager.TrialScript;
  * NNI's remote training service: each trial runs as a detached {@link TrialScript} on one machine of
  * {@code machineList}, reached over SSH, and talks on NNI's file channel, so nothing there connects back.
  *
+ * <p><b>Threads and the network.</b> As {@link TrainingService} requires, every method is called on the
+ * manager's thread, and the events are reported there too, so the trials' state needs no lock. Each machine
+ * has a worker thread of its own ({@code tunekit-ssh-HOST:PORT}, a daemon) that runs its SSH commands one
+ * after the other; what a worker learns is queued and applied by the next {@link #poll} on the manager's
+ * thread. Which call touches the network where:
+ * <ul>
+ *   <li>On the manager's thread, waiting for the answer: {@link #check} (before anything starts), {@link #start}
+ *       and {@link #reattach}, which must answer at once: one command on one machine each, given up after
+ *       {@link #START_TIMEOUT}; and {@link #close}, which sends the kills to all machines at once and waits
+ *       {@link #CLOSE_TIMEOUT} at most.</li>
+ *   <li>On the machine's worker: the poll batches (with the GPU re-reads), the reconnects (with the kills of a
+ *       machine's leftovers) and {@link #stop}'s kill. {@link #poll} only applies the answers that came in and
+ *       hands each machine without a command in flight its next one; it never waits for a machine.</li>
+ *   <li>{@link #collect}, {@link #canStart}, {@link #sendParameters}: no network (a trial's stderr comes with
+ *       the poll that sees it end).</li>
+ * </ul>
+ *
  * <ul>
  *   <li>{@link #check}: connects to every machine (a machine that cannot be reached is named with
  *       {@code host:port} and why), copies {@code trialCodeDirectory} once to
  *       {@code ~/tunekit-experiments/EXPID/code} there, and reads its GPUs with its {@code nvidia-smi} when
  *       {@code trialGpuNumber} is set.</li>
  *   <li>A trial goes to the up machine with the fewest trials that has the GPUs it needs (ties to the
- *       first in {@code machineList}); it runs in {@code ~/tunekit-experiments/EXPID/trials/JOBID}, in a session
- *       of its own, so that it outlives the SSH session and the runner.</li>
- *   <li>{@link #poll}: one command per machine reads, for all its trials, what was appended to their metrics
- *       files and stdout and whether they ended. What is read is appended to {@code trials/JOBID/.nni/metrics}
- *       and {@code trials/JOBID/trial.stdout} here and read from there (metrics frames, and the
- *       {@code NNISDK_MEb'...'} lines NNI's {@code nni} package prints off platform local). The experiment's
- *       store counts the frames the manager handled from each ({@link StoredTrial#framesRead}), so that a later
- *       runner that {@linkplain #reattach reattaches} reads the copies again and hands on only the ones after them.</li>
+ *       first in {@code machineList}); a machine whose poll has gone unanswered for {@link #POLL_OVERDUE} gets
+ *       none until it answers. It runs in {@code ~/tunekit-experiments/EXPID/trials/JOBID}, in a session of its
+ *       own, so that it outlives the SSH session and the runner. A start that fails marks the machine down and
+ *       the trial goes to the next machine.</li>
+ *   <li>Polls: every {@link #POLL_INTERVAL}, one command per machine reads, for all its trials, what was appended
+ *       to their metrics files and stdout and whether they ended. What is read is appended to
+ *       {@code trials/JOBID/.nni/metrics} and {@code trials/JOBID/trial.stdout} here and read from there
+ *       (metrics frames, and the {@code NNISDK_MEb'...'} lines NNI's {@code nni} package prints off platform
+ *       local). The experiment's store counts the frames the manager handled from each
+ *       ({@link StoredTrial#framesRead}), so that a later runner that {@linkplain #reattach reattaches} reads the
+ *       copies again and hands on only the ones after them.</li>
+ *   <li>GPUs: with {@code useActiveGpu: false}, a machine's {@code nvidia-smi} is read again every
+ *       {@link #GPU_REREAD} (by its worker, after a poll), as the local service does, so that a GPU another
+ *       program took is not given out; the experiment's own trial processes do not count.</li>
  *   <li>A machine that does not answer is tried again every {@link #RETRY_EVERY}; its trials are
  *       {@linkplain TrialEvents#lost lost} (their parameters run again elsewhere) after {@link #LOST_AFTER}
- *       without contact, and when it is back their processes, if they still run, are killed.</li>
+ *       without an answer, and when it is back their processes, if they still run, are killed.</li>
  *   <li>{@link #close} kills the trials still running: the experiment is ending.</li>
  * </ul>
  */
@@ -68,12 +102,24 @@ final class RemoteMachines implements TrainingService {
     /** How often a machine that does not answer is tried again. */
     static final Duration RETRY_EVERY = Duration.ofSeconds(30);
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
-    /** How long a poll waits for a machine's answer: the manager's loop waits that long for a machine gone silent. */
+    /** How long a worker waits for a machine's answer to a poll (or a kill); then the machine is down. */
     static final Duration POLL_TIMEOUT = Duration.ofSeconds(15);
+    /** How often a machine with trials is polled. */
     static final Duration POLL_INTERVAL = Duration.ofMillis(1000);
-    /** How NNI's {@code nni} package prints a metric on stdout on a platform other than {@code local}. */
+    /** How often the manager applies what the workers learnt: the answers wait for it at most that long. */
+    static final Duration APPLY_INTERVAL = Duration.ofMillis(250);
+    /** A machine whose poll has gone unanswered this long is given no trial until it answers. */
+    static final Duration POLL_OVERDUE = Duration.ofSeconds(5);
+    /** How long {@link #start} and {@link #reattach} wait for a machine: the manager's loop waits that long at most. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    /** How long {@link #close} waits for the machines to kill the trials. */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    /** How often a machine's GPUs are read again when GPUs running other programs are not used (as the local service). */
+    static final Duration GPU_REREAD = Duration.ofSeconds(5);
+    /** The last line of a poll's answer: an answer without it was cut short. */
+    private static final byte[] END = "@@end\n".getBytes(StandardCharsets.US_ASCII);
 
-    /** One machine and what this service knows of it. */
+    /** One machine and what this service knows of it; its fields are used on the manager's thread only. */
     private static final class Host {
         final Machine machine;
         ClientSession session;
@@ -84,6 +130,13 @@ final class RemoteMachines implements TrainingService {
         String down;
         final List<Long> leftovers = new ArrayList<>();
         int running;
+        /** Runs this machine's commands that the manager does not wait for, one after the other. */
+        ExecutorService worker;
+        /** When the poll or reconnect in the worker's hands was sent, until its answer is applied; null when none is. */
+        Instant askedAt;
+        Instant lastPoll;
+        Instant lastGpuRead;
+        boolean gpuReadFailing;
 
         Host(Machine machine) {
             this.machine = machine;
@@ -122,22 +175,35 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
+    /** A trial in a poll, and how much of its files were copied here when the poll was sent. */
+    private record Asked(Remote trial, String jobId, long fetched, long stdoutFetched) {}
+
+    /** One trial's part of a poll's answer: the new bytes of its files, and its stderr once it ended. */
+    private record Report(Asked asked, boolean alive, String exit, byte[] metrics, byte[] stdout, byte[] stderr) {}
+
+    /** What a worker brings back from a poll: the trials' reports or why the machine did not answer, and the GPUs. */
+    private record Answer(List<Report> reports, String failure, List<Gpu> gpus, Set<Long> own, String gpuFailure) {}
+
     private final TrainingServiceContext context;
     private final List<Host> hosts = new ArrayList<>();
     private final Double trialGpuNumber;
     private final Clock clock;
     private final Duration lostAfter;
     private final Duration retryEvery;
+    private final Duration pollEvery;
     private final Map<String, Remote> trials = new LinkedHashMap<>();
+    /** What the workers learnt, to be applied on the manager's thread. */
+    private final Queue<Runnable> answers = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
     private Ssh ssh;
     private TrialEvents events;
 
     RemoteMachines(TrainingServiceContext context) {
-        this(context, Clock.systemUTC(), LOST_AFTER, RETRY_EVERY);
+        this(context, Clock.systemUTC(), LOST_AFTER, RETRY_EVERY, POLL_INTERVAL);
     }
 
     /** For tests: another clock and other times. */
-    RemoteMachines(TrainingServiceContext context, Clock clock, Duration lostAfter, Duration retryEvery) {
+    RemoteMachines(TrainingServiceContext context, Clock clock, Duration lostAfter, Duration retryEvery, Duration pollEvery) {
         this.context = context;
         for (Machine m : Machine.of(context.settings())) {
             hosts.add(new Host(m));
@@ -155,6 +221,7 @@ final class RemoteMachines implements TrainingService {
         this.clock = clock;
         this.lostAfter = lostAfter;
         this.retryEvery = retryEvery;
+        this.pollEvery = pollEvery;
     }
 
     private GpuSettings settings(Machine m) {
@@ -192,9 +259,11 @@ final class RemoteMachines implements TrainingService {
             try {
                 copyCode(h);
                 if (trialGpuNumber != null) {
-                    List<Gpu> gpus = NvidiaSmi.read(command -> nvidiaSmi(h, command));
+                    ClientSession session = h.session;
+                    List<Gpu> gpus = NvidiaSmi.read(command -> nvidiaSmi(session, h.machine, command, COMMAND_TIMEOUT));
                     h.gpus = new GpuScheduler(gpus, settings(h.machine));
                     h.gpus.validate();
+                    h.lastGpuRead = clock.instant();
                 }
             } catch (IOException e) {
                 throw new IllegalArgumentException("trainingService.machineList[" + h.machine.index() + "] (" + h.machine.address() + "): "
@@ -209,24 +278,34 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
-    /** Connects (again) and learns where the experiment's folder is there. */
+    /** Connects (on the manager's thread: at check) and learns where the experiment's folder is there. */
     private void connect(Host h) throws IOException {
         h.lastAttempt = clock.instant();
+        ClientSession s = ssh.connect(h.machine);
+        String root;
+        try {
+            root = root(s, h.machine);
+        } catch (IOException e) {
+            s.close(true);
+            throw e;
+        }
         if (h.session != null) {
             h.session.close(true);
-            h.session = null;
-        }
-        ClientSession s = ssh.connect(h.machine);
-        Ssh.Result home = Ssh.exec(s, "printf '%s' \"$HOME\"", null, COMMAND_TIMEOUT);
-        if (home.status() != 0 || home.text().isBlank()) {
-            s.close(true);
-            throw new IOException("machine " + h.machine.address() + ": could not read $HOME there (status " + home.status() + ": "
-                    + home.stderr().strip() + ")");
         }
         h.session = s;
-        h.root = home.text() + "/tunekit-experiments/" + context.experimentId();
+        h.root = root;
         h.down = null;
         h.lastContact = clock.instant();
+    }
+
+    /** The experiment's folder on the machine of a new session. Runs on any thread. */
+    private String root(ClientSession s, Machine m) throws IOException {
+        Ssh.Result home = Ssh.exec(s, "printf '%s' \"$HOME\"", null, COMMAND_TIMEOUT);
+        if (home.status() != 0 || home.text().isBlank()) {
+            throw new IOException("machine " + m.address() + ": could not read $HOME there (status " + home.status() + ": "
+                    + home.stderr().strip() + ")");
+        }
+        return home.text() + "/tunekit-experiments/" + context.experimentId();
     }
 
     /** Copies the trial code to the machine with {@code tar} at both ends. */
@@ -245,22 +324,45 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
-    private String nvidiaSmi(Host h, List<String> command) throws NvidiaSmiException {
+    /** Runs one query of a machine's {@code nvidia-smi} for {@link NvidiaSmi#read}. Runs on any thread. */
+    private static String nvidiaSmi(ClientSession session, Machine m, List<String> command, Duration timeout) throws NvidiaSmiException {
         String line = "command -v nvidia-smi >/dev/null 2>&1 || exit 97; " + String.join(" ", command.stream().map(TrialScript::quote).toList());
         try {
-            Ssh.Result r = Ssh.exec(h.session, line, null, COMMAND_TIMEOUT);
+            Ssh.Result r = Ssh.exec(session, line, null, timeout);
             if (r.status() == 97) {
                 return null;
             }
             if (r.status() != 0) {
-                throw new NvidiaSmiException("'" + String.join(" ", command) + "' on " + h.machine.address() + " exited with status "
+                throw new NvidiaSmiException("'" + String.join(" ", command) + "' on " + m.address() + " exited with status "
                         + r.status() + ": " + r.stderr().strip());
             }
             return r.text();
         } catch (IOException e) {
-            throw new NvidiaSmiException("'" + String.join(" ", command) + "' on " + h.machine.address() + " could not be run: "
+            throw new NvidiaSmiException("'" + String.join(" ", command) + "' on " + m.address() + " could not be run: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The processes on a machine in the sessions of the trials given (each trial leads a session of its own,
+     * its id the trial's pid): the experiment's own processes, which do not make a GPU busy. Runs on any thread.
+     */
+    private static Set<Long> ownProcesses(ClientSession session, Set<Long> trialSessions) throws IOException {
+        if (trialSessions.isEmpty()) {
+            return Set.of();
+        }
+        String sessions = " " + trialSessions.stream().map(String::valueOf).collect(Collectors.joining(" ")) + " ";
+        // /proc/PID/stat: pid (comm) state ppid pgrp session ...; comm may hold spaces and ')', so cut after its last ") "
+        String command = "for f in /proc/[0-9]*/stat; do read -r l 2>/dev/null < \"$f\" || continue; set -- ${l##*) }; "
+                + "case '" + sessions + "' in *\" $4 \"*) printf '%s\\n' \"${l%% *}\";; esac; done; true";
+        Ssh.Result r = Ssh.exec(session, command, null, POLL_TIMEOUT);
+        Set<Long> pids = new HashSet<>();
+        for (String line : r.text().split("\n")) {
+            if (line.matches("[0-9]{1,18}")) {
+                pids.add(Long.parseLong(line));
+            }
+        }
+        return pids;
     }
 
     @Override
@@ -275,9 +377,14 @@ final class RemoteMachines implements TrainingService {
 
     /** The up machines that could take a trial now, the one to use first. */
     private List<Host> candidates() {
+        Instant now = clock.instant();
         List<Host> out = new ArrayList<>();
         for (Host h : hosts) {
             if (h.down != null || h.session == null) {
+                continue;
+            }
+            if (h.askedAt != null && !now.isBefore(h.askedAt.plus(POLL_OVERDUE))) {
+                // it may hang: a start there could hold up the manager
                 continue;
             }
             if (h.gpus != null && !h.gpus.fits()) {
@@ -287,6 +394,11 @@ final class RemoteMachines implements TrainingService {
         }
         out.sort(Comparator.<Host>comparingInt(h -> h.running).thenComparingInt(h -> h.machine.index()));
         return out;
+    }
+
+    /** For tests: the names of the machines a trial could go to now, the first first. */
+    List<String> candidateMachines() {
+        return candidates().stream().map(h -> h.machine.name()).toList();
     }
 
     @Override
@@ -325,7 +437,7 @@ final class RemoteMachines implements TrainingService {
                 + " && cd " + quote(dir) + " && { nohup setsid bash " + quote(dir + "/run.sh") + " >/dev/null 2>&1 </dev/null & echo $!; }";
         Ssh.Result r;
         try {
-            r = Ssh.exec(h.session, line, null, COMMAND_TIMEOUT);
+            r = Ssh.exec(h.session, line, null, START_TIMEOUT);
         } catch (IOException e) {
             throw new IOException("machine " + h.machine.address() + ": " + e.getMessage(), e);
         }
@@ -362,112 +474,297 @@ final class RemoteMachines implements TrainingService {
         }
         t.stopping = true;
         t.killAt = clock.instant().plus(grace);
-        if (t.host.down == null) {
-            try {
-                Ssh.exec(t.host.session, "kill -INT -- -" + t.pid + " 2>/dev/null; true", null, COMMAND_TIMEOUT);
-            } catch (IOException e) {
-                down(t.host, e.getMessage());
-            }
+        Host h = t.host;
+        if (h.down == null && h.session != null) {
+            ClientSession session = h.session;
+            String command = "kill -INT -- -" + t.pid + " 2>/dev/null; true";
+            submit(h, () -> {
+                try {
+                    Ssh.exec(session, command, null, POLL_TIMEOUT);
+                } catch (IOException | RuntimeException e) {
+                    String why = message(e);
+                    answers.add(() -> {
+                        if (h.session == session && h.down == null) {
+                            down(h, why);
+                        }
+                    });
+                }
+            });
         }
     }
 
     @Override
     public Duration pollInterval() {
-        return POLL_INTERVAL;
+        return APPLY_INTERVAL;
     }
 
+    /**
+     * Applies the answers the workers brought (copies, metrics, ends, machines down or back), gives up the
+     * trials of machines silent for {@link #LOST_AFTER}, and hands each machine without a command in flight
+     * its next poll or reconnect. Waits for no machine.
+     */
     @Override
     public void poll() {
+        applyAnswers();
         Instant now = clock.instant();
         for (Host h : hosts) {
+            List<Remote> mine = live(h);
             if (h.down != null) {
-                if (!now.isBefore(h.lastAttempt.plus(retryEvery))) {
-                    reconnect(h);
+                if (h.askedAt == null && !now.isBefore(h.lastAttempt.plus(retryEvery))) {
+                    reconnect(h, now);
                 }
-                if (h.down != null) {
+                loseTrialsOf(h, now);
+                continue;
+            }
+            if (h.askedAt != null) {
+                Instant silentSince = h.lastContact != null && h.lastContact.isAfter(h.askedAt) ? h.lastContact : h.askedAt;
+                if (!mine.isEmpty() && !now.isBefore(silentSince.plus(lostAfter))) {
+                    down(h, "no answer to a poll for " + Duration.between(h.askedAt, now).toSeconds() + " s");
                     loseTrialsOf(h, now);
-                    continue;
                 }
-            }
-            List<Remote> mine = trials.values().stream().filter(t -> t.host == h && !t.ended).toList();
-            if (mine.isEmpty()) {
                 continue;
             }
-            Ssh.Result r;
-            try {
-                r = Ssh.exec(h.session, batch(mine, now), null, POLL_TIMEOUT);
-            } catch (IOException e) {
-                down(h, e.getMessage());
-                continue;
+            boolean gpusDue = rereadsGpus(h) && !now.isBefore(h.lastGpuRead.plus(GPU_REREAD));
+            boolean pollDue = !mine.isEmpty() && (gpusDue || h.lastPoll == null || !now.isBefore(h.lastPoll.plus(pollEvery)));
+            if (pollDue || gpusDue) {
+                ask(h, pollDue ? mine : List.of(), gpusDue, now);
             }
-            h.lastContact = clock.instant();
-            read(mine, r.stdout());
         }
     }
 
-    /** The one command that reports on all of a machine's trials (and kills those past their grace). */
-    private static String batch(List<Remote> mine, Instant now) {
+    private List<Remote> live(Host h) {
+        return trials.values().stream().filter(t -> t.host == h && !t.ended).toList();
+    }
+
+    /** True when the machine's GPUs are read again while the experiment runs: as the local service, when busy GPUs are skipped. */
+    private boolean rereadsGpus(Host h) {
+        return h.gpus != null && !h.machine.useActiveGpu() && trialGpuNumber != null && trialGpuNumber > 0;
+    }
+
+    private void applyAnswers() {
+        Runnable r;
+        while ((r = answers.poll()) != null) {
+            r.run();
+        }
+    }
+
+    /** Runs {@code task} on the machine's worker; nothing is run once the service is closed. */
+    private void submit(Host h, Runnable task) {
+        if (closed) {
+            return;
+        }
+        if (h.worker == null) {
+            String name = "tunekit-ssh-" + h.machine.address();
+            h.worker = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        try {
+            h.worker.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile
+        }
+    }
+
+    /** Sends the machine a poll of {@code mine} (when any) and a reading of its GPUs (when {@code gpus}); applied in {@link #answered}. */
+    private void ask(Host h, List<Remote> mine, boolean gpus, Instant now) {
+        ClientSession session = h.session;
+        Machine machine = h.machine;
+        List<Asked> asked = mine.stream().map(t -> new Asked(t, t.jobId, t.fetched, t.stdoutFetched)).toList();
+        String command = asked.isEmpty() ? null : batch(asked, now);
+        Set<Long> trialSessions = mine.stream().map(t -> t.pid).collect(Collectors.toUnmodifiableSet());
+        h.askedAt = now;
+        if (command != null) {
+            h.lastPoll = now;
+        }
+        if (gpus) {
+            h.lastGpuRead = now;
+        }
+        submit(h, () -> {
+            Answer answer;
+            try {
+                answer = askNow(session, machine, asked, command, gpus, trialSessions);
+            } catch (RuntimeException e) {
+                answer = new Answer(List.of(), message(e), null, null, null);
+            }
+            Answer a = answer;
+            answers.add(() -> answered(h, session, a));
+        });
+    }
+
+    /** On the worker: the poll, then the GPUs. */
+    private static Answer askNow(ClientSession session, Machine machine, List<Asked> asked, String command, boolean gpus,
+                                 Set<Long> trialSessions) {
+        List<Report> reports = List.of();
+        if (command != null) {
+            try {
+                reports = parse(asked, Ssh.exec(session, command, null, POLL_TIMEOUT).stdout(), machine.address());
+            } catch (IOException e) {
+                return new Answer(List.of(), e.getMessage(), null, null, null);
+            }
+        }
+        if (!gpus) {
+            return new Answer(reports, null, null, null, null);
+        }
+        try {
+            List<Gpu> read = NvidiaSmi.read(c -> nvidiaSmi(session, machine, c, POLL_TIMEOUT));
+            return new Answer(reports, null, read, ownProcesses(session, trialSessions), null);
+        } catch (NvidiaSmiException e) {
+            return new Answer(reports, null, null, null, e.getMessage());
+        } catch (IOException e) {
+            return new Answer(reports, null, null, null, "could not list the trials' processes on " + machine.address() + ": " + e.getMessage());
+        }
+    }
+
+    /** On the manager's thread: what a poll brought. An answer from a session given up meanwhile is dropped. */
+    private void answered(Host h, ClientSession session, Answer a) {
+        h.askedAt = null;
+        if (h.session != session || h.down != null) {
+            return;
+        }
+        if (a.failure() != null) {
+            down(h, a.failure());
+            return;
+        }
+        h.lastContact = clock.instant();
+        for (Report r : a.reports()) {
+            apply(r);
+        }
+        if (a.gpus() != null) {
+            try {
+                h.gpus.refresh(a.gpus(), a.own());
+                if (h.gpuReadFailing) {
+                    h.gpuReadFailing = false;
+                    LOG.info("the GPUs of {} are read again", h.machine.address());
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                gpuReadFailed(h, e.getMessage());
+            }
+        } else if (a.gpuFailure() != null) {
+            gpuReadFailed(h, a.gpuFailure());
+        }
+    }
+
+    private static void gpuReadFailed(Host h, String why) {
+        if (!h.gpuReadFailing) {
+            h.gpuReadFailing = true;
+            LOG.warn("cannot read the GPUs of {} again, going on with the last reading: {}", h.machine.address(), why);
+        }
+    }
+
+    /** The one command that reports on all of a machine's trials (and kills those past their grace); its answer ends with {@link #END}. */
+    private static String batch(List<Asked> asked, Instant now) {
         StringBuilder b = new StringBuilder();
-        for (Remote t : mine) {
+        for (Asked a : asked) {
+            Remote t = a.trial();
             String d = quote(t.dir);
             if (t.killAt != null && !now.isBefore(t.killAt)) {
                 b.append("kill -KILL -- -").append(t.pid).append(" 2>/dev/null; ");
             }
-            // alive first, then the exit file, then the size: a trial that ended has all its metrics in the size read
+            // alive first, then the exit file, then the sizes: a trial that ended has all its metrics in the size read
             b.append("a=0; st=; { read -r _ _ st _ < /proc/").append(t.pid).append("/stat; } 2>/dev/null; ")
                     .append("[ -n \"$st\" ] && [ \"$st\" != Z ] && a=1; ")
                     .append("e=$(cat ").append(d).append("/.nni/exit 2>/dev/null); ")
                     .append("s=$(stat -c %s ").append(d).append("/.nni/metrics 2>/dev/null || echo 0); ")
                     .append("o=$(stat -c %s ").append(d).append("/trial.stdout 2>/dev/null || echo 0); ")
-                    .append("printf '@@%s %s %s %s %s\\n' ").append(t.jobId).append(" $a \"${e:--}\" \"$s\" \"$o\"; ")
-                    .append("if [ \"$s\" -gt ").append(t.fetched).append(" ]; then tail -c +").append(t.fetched + 1).append(' ')
-                    .append(d).append("/.nni/metrics | head -c $((s - ").append(t.fetched).append(")); fi; ")
-                    .append("if [ \"$o\" -gt ").append(t.stdoutFetched).append(" ]; then tail -c +").append(t.stdoutFetched + 1).append(' ')
-                    .append(d).append("/trial.stdout | head -c $((o - ").append(t.stdoutFetched).append(")); fi; ");
+                    // its stderr comes whole once it ended
+                    .append("r=-1; if [ -n \"$e\" ] || [ $a = 0 ]; then r=$(stat -c %s ").append(d).append("/trial.stderr 2>/dev/null || echo 0); fi; ")
+                    .append("printf '@@%s %s %s %s %s %s\\n' ").append(t.jobId).append(" $a \"${e:--}\" \"$s\" \"$o\" \"$r\"; ")
+                    .append("if [ \"$s\" -gt ").append(a.fetched()).append(" ]; then tail -c +").append(a.fetched() + 1).append(' ')
+                    .append(d).append("/.nni/metrics | head -c $((s - ").append(a.fetched()).append(")); fi; ")
+                    .append("if [ \"$o\" -gt ").append(a.stdoutFetched()).append(" ]; then tail -c +").append(a.stdoutFetched() + 1).append(' ')
+                    .append(d).append("/trial.stdout | head -c $((o - ").append(a.stdoutFetched()).append(")); fi; ")
+                    .append("if [ \"$r\" -gt 0 ]; then head -c \"$r\" ").append(d).append("/trial.stderr; fi; ");
         }
-        b.append("true");
+        b.append("printf '@@end\\n'");
         return b.toString();
     }
 
-    /** Takes a batch's answer apart: new metric bytes to the mirrors and on to the manager, ends as exits. */
-    private void read(List<Remote> mine, byte[] out) {
+    /**
+     * Takes a poll's answer apart, trial by trial. Runs on the worker.
+     *
+     * @throws IOException when the answer was cut short (the session failed)
+     */
+    private static List<Report> parse(List<Asked> asked, byte[] out, String address) throws IOException {
+        if (out.length < END.length || !Arrays.equals(out, out.length - END.length, out.length, END, 0, END.length)) {
+            throw new IOException("machine " + address + ": the answer to a poll was cut short");
+        }
+        int limit = out.length - END.length;
         int pos = 0;
-        for (Remote expected : mine) {
-            int nl = indexOf(out, (byte) '\n', pos);
+        List<Report> reports = new ArrayList<>();
+        for (Asked a : asked) {
+            int nl = indexOf(out, (byte) '\n', pos, limit);
             if (nl < 0) {
-                LOG.warn("short answer from {} for trial {}", expected.host.machine.address(), expected.jobId);
-                return;
+                LOG.warn("short answer from {} for trial {}", address, a.jobId());
+                break;
             }
             String[] f = new String(out, pos, nl - pos, StandardCharsets.UTF_8).split(" ");
             pos = nl + 1;
-            if (f.length != 5 || !f[0].equals("@@" + expected.jobId)) {
-                LOG.warn("unexpected answer from {}: {}", expected.host.machine.address(), String.join(" ", f));
-                return;
+            long metrics;
+            long printed;
+            long errors;
+            try {
+                if (f.length != 6 || !f[0].equals("@@" + a.jobId())) {
+                    throw new NumberFormatException();
+                }
+                metrics = Long.parseLong(f[3]);
+                printed = Long.parseLong(f[4]);
+                errors = Long.parseLong(f[5]);
+            } catch (NumberFormatException e) {
+                LOG.warn("unexpected answer from {}: {}", address, String.join(" ", f));
+                break;
             }
-            int fresh = (int) Math.max(0, Math.min(Long.parseLong(f[3]) - expected.fetched, out.length - pos));
-            append(expected, TrialScript.METRICS, out, pos, fresh);
-            expected.fetched += fresh;
+            int fresh = (int) Math.max(0, Math.min(metrics - a.fetched(), limit - pos));
+            byte[] m = Arrays.copyOfRange(out, pos, pos + fresh);
             pos += fresh;
-            int printed = (int) Math.max(0, Math.min(Long.parseLong(f[4]) - expected.stdoutFetched, out.length - pos));
-            append(expected, TrialScript.STDOUT, out, pos, printed);
-            expected.stdoutFetched += printed;
-            pos += printed;
-            deliver(expected, false);
-            if (!f[2].equals("-")) {
-                end(expected, parseStatus(f[2]));
-            } else if (f[1].equals("0")) {
-                // gone without writing its status: killed (by us after the grace, or by someone on the machine)
-                end(expected, expected.stopping ? 130 : 137);
+            int more = (int) Math.max(0, Math.min(printed - a.stdoutFetched(), limit - pos));
+            byte[] o = Arrays.copyOfRange(out, pos, pos + more);
+            pos += more;
+            byte[] err = null;
+            if (errors >= 0) {
+                int n = (int) Math.min(errors, limit - pos);
+                err = Arrays.copyOfRange(out, pos, pos + n);
+                pos += n;
             }
+            reports.add(new Report(a, f[1].equals("1"), f[2].equals("-") ? null : f[2], m, o, err));
+        }
+        return reports;
+    }
+
+    /** A trial's report: new metric bytes to the mirrors and on to the manager, its end as an exit. */
+    private void apply(Report r) {
+        Remote t = r.asked().trial();
+        if (t.ended || trials.get(t.jobId) != t || t.fetched != r.asked().fetched() || t.stdoutFetched != r.asked().stdoutFetched()) {
+            return;
+        }
+        append(t, TrialScript.METRICS, r.metrics());
+        t.fetched += r.metrics().length;
+        append(t, TrialScript.STDOUT, r.stdout());
+        t.stdoutFetched += r.stdout().length;
+        deliver(t, false);
+        if (r.stderr() != null) {
+            try {
+                Files.write(t.local.resolve(TrialScript.STDERR), r.stderr());
+            } catch (IOException e) {
+                LOG.warn("could not keep the stderr of trial {} in {}: {}", t.jobId, t.local, e.getMessage());
+            }
+        }
+        if (r.exit() != null) {
+            end(t, parseStatus(r.exit()));
+        } else if (!r.alive()) {
+            // gone without writing its status: killed (by us after the grace, or by someone on the machine)
+            end(t, t.stopping ? 130 : 137);
         }
     }
 
-    private void append(Remote t, String name, byte[] b, int from, int n) {
-        if (n == 0) {
+    private void append(Remote t, String name, byte[] b) {
+        if (b.length == 0) {
             return;
         }
         try {
-            Files.write(t.local.resolve(name), java.util.Arrays.copyOfRange(b, from, from + n), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.write(t.local.resolve(name), b, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             events.problem(t.jobId, "could not keep its " + name + " in " + t.local + ": " + e.getMessage());
         }
@@ -514,9 +811,9 @@ final class RemoteMachines implements TrainingService {
             return;
         }
         // the mirror holds exactly what was fetched: read its new lines, from where the manager has them
-        org.tunekit.runner.PrintedMetrics printed = new org.tunekit.runner.PrintedMetrics(t.local.resolve(TrialScript.STDOUT), t.stdoutRead);
+        PrintedMetrics printed = new PrintedMetrics(t.local.resolve(TrialScript.STDOUT), t.stdoutRead);
         try {
-            for (org.tunekit.runner.PrintedMetrics.Metric m : printed.poll(atEnd)) {
+            for (PrintedMetrics.Metric m : printed.poll(atEnd)) {
                 hand(t, m.text(), MetricStream.OUTPUT);
             }
         } catch (IOException e) {
@@ -542,6 +839,7 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
+    /** Frees what the trial held and hands on what its copies hold still; no network (its stderr came with its end). */
     @Override
     public void collect(String trialJobId) {
         Remote t = trials.remove(trialJobId);
@@ -551,16 +849,6 @@ final class RemoteMachines implements TrainingService {
         t.host.running--;
         if (t.host.gpus != null) {
             t.host.gpus.release(trialJobId);
-        }
-        if (t.host.down == null) {
-            for (String name : List.of(TrialScript.STDERR)) {
-                try {
-                    Ssh.Result r = Ssh.exec(t.host.session, "cat " + quote(t.dir + "/" + name) + " 2>/dev/null; true", null, COMMAND_TIMEOUT);
-                    Files.write(t.local.resolve(name), r.stdout());
-                } catch (IOException e) {
-                    LOG.warn("could not copy {} of trial {} from {}: {}", name, trialJobId, t.host.machine.address(), e.getMessage());
-                }
-            }
         }
         deliver(t, true);
     }
@@ -585,7 +873,7 @@ final class RemoteMachines implements TrainingService {
         Ssh.Result r;
         try {
             r = Ssh.exec(h.session, "st=; { read -r _ _ st _ < /proc/" + pid + "/stat; } 2>/dev/null; [ -n \"$st\" ] && [ \"$st\" != Z ] && echo alive; "
-                    + "[ -e " + quote(dir + "/" + TrialScript.EXIT) + " ] && echo ended; true", null, COMMAND_TIMEOUT);
+                    + "[ -e " + quote(dir + "/" + TrialScript.EXIT) + " ] && echo ended; true", null, START_TIMEOUT);
         } catch (IOException e) {
             down(h, e.getMessage());
             h.leftovers.add(pid);
@@ -611,6 +899,7 @@ final class RemoteMachines implements TrainingService {
         }
         trials.put(stored.trialJobId(), t);
         h.running++;
+        h.lastContact = clock.instant();
         return new Reattached(true, (said.contains("alive") ? "still running" : "ended while the runner was stopped") + " on "
                 + h.machine.name() + " as process " + pid + "; its metrics after the " + (t.skipFile + t.skipOutput) + " handled before are handed on");
     }
@@ -619,6 +908,7 @@ final class RemoteMachines implements TrainingService {
         return Files.exists(file) ? Files.size(file) : 0;
     }
 
+    /** The machine is given up until a reconnect: its session is closed, which also ends a command of its that hangs. */
     private void down(Host h, String why) {
         if (h.down == null) {
             LOG.warn("machine {} does not answer: {}", h.machine.address(), why);
@@ -627,25 +917,62 @@ final class RemoteMachines implements TrainingService {
         if (h.lastAttempt == null) {
             h.lastAttempt = clock.instant();
         }
+        if (h.session != null) {
+            h.session.close(true);
+            h.session = null;
+        }
     }
 
-    private void reconnect(Host h) {
-        try {
-            connect(h);
-            if (!h.leftovers.isEmpty()) {
-                // its trials were given up and run again elsewhere: the old processes must not run on
-                StringBuilder b = new StringBuilder();
-                for (long pid : h.leftovers) {
-                    b.append("kill -KILL -- -").append(pid).append(" 2>/dev/null; ");
+    /** Sends the worker a reconnect (with the kill of the machine's leftovers); applied in {@link #reconnected}. */
+    private void reconnect(Host h, Instant now) {
+        h.lastAttempt = now;
+        h.askedAt = now;
+        List<Long> leftovers = List.copyOf(h.leftovers);
+        Ssh client = ssh;
+        submit(h, () -> {
+            ClientSession s = null;
+            try {
+                s = client.connect(h.machine);
+                String root = root(s, h.machine);
+                if (!leftovers.isEmpty()) {
+                    // its trials were given up and run again elsewhere: the old processes must not run on
+                    StringBuilder b = new StringBuilder();
+                    for (long pid : leftovers) {
+                        b.append("kill -KILL -- -").append(pid).append(" 2>/dev/null; ");
+                    }
+                    Ssh.exec(s, b + "true", null, COMMAND_TIMEOUT);
                 }
-                Ssh.exec(h.session, b + "true", null, COMMAND_TIMEOUT);
-                h.leftovers.clear();
+                ClientSession opened = s;
+                answers.add(() -> reconnected(h, opened, root, leftovers, null));
+            } catch (IOException | RuntimeException e) {
+                if (s != null) {
+                    s.close(true);
+                }
+                String why = message(e);
+                answers.add(() -> reconnected(h, null, null, leftovers, why));
             }
-            LOG.info("machine {} answers again", h.machine.address());
-        } catch (IOException e) {
-            h.lastAttempt = clock.instant();
-            h.down = e.getMessage();
+        });
+    }
+
+    private void reconnected(Host h, ClientSession s, String root, List<Long> killed, String failure) {
+        h.askedAt = null;
+        if (failure != null) {
+            h.down = failure;
+            return;
         }
+        if (closed) {
+            s.close(true);
+            return;
+        }
+        if (h.session != null) {
+            h.session.close(true);
+        }
+        h.session = s;
+        h.root = root;
+        h.down = null;
+        h.lastContact = clock.instant();
+        h.leftovers.removeAll(killed);
+        LOG.info("machine {} answers again", h.machine.address());
     }
 
     private void loseTrialsOf(Host h, Instant now) {
@@ -661,35 +988,60 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
+    private static String message(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    /** Kills the trials still running, on all machines at once and waiting {@link #CLOSE_TIMEOUT} at most, then drops the connections. */
     @Override
     public void close() {
+        closed = true;
+        List<Thread> kills = new ArrayList<>();
         for (Host h : hosts) {
-            List<Remote> mine = trials.values().stream().filter(t -> t.host == h && !t.ended).toList();
+            List<Remote> mine = live(h);
             if (h.session != null && h.down == null && !mine.isEmpty()) {
                 StringBuilder b = new StringBuilder();
                 for (Remote t : mine) {
                     b.append("kill -KILL -- -").append(t.pid).append(" 2>/dev/null; ");
                 }
-                try {
-                    Ssh.exec(h.session, b + "true", null, COMMAND_TIMEOUT);
-                } catch (IOException e) {
-                    LOG.warn("could not stop the trials on {}: {}", h.machine.address(), e.getMessage());
+                ClientSession session = h.session;
+                Thread kill = new Thread(() -> {
+                    try {
+                        Ssh.exec(session, b + "true", null, CLOSE_TIMEOUT);
+                    } catch (IOException | RuntimeException e) {
+                        LOG.warn("could not stop the trials on {}: {}", h.machine.address(), message(e));
+                    }
+                }, "tunekit-ssh-close-" + h.machine.address());
+                kill.setDaemon(true);
+                kill.start();
+                kills.add(kill);
+            }
+        }
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT.plusSeconds(1).toNanos();
+        try {
+            for (Thread kill : kills) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left > 0) {
+                    kill.join(left);
                 }
             }
-            if (h.session != null) {
-                h.session.close(true);
-                h.session = null;
-            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        if (ssh != null) {
-            ssh.close();
-            ssh = null;
-        }
+        disconnect();
     }
 
     /** Drops the connections and leaves every trial running, as a runner killed with {@code kill -9} does (for tests). */
     void abandon() {
+        closed = true;
+        disconnect();
+    }
+
+    private void disconnect() {
         for (Host h : hosts) {
+            if (h.worker != null) {
+                h.worker.shutdownNow();
+            }
             if (h.session != null) {
                 h.session.close(true);
                 h.session = null;
@@ -699,19 +1051,32 @@ final class RemoteMachines implements TrainingService {
             ssh.close();
             ssh = null;
         }
+        answers.clear();
     }
 
-    private static int indexOf(byte[] b, byte x, int from) {
-        for (int i = from; i < b.length; i++) {
+    /**
+     * For tests: waits until each machine's worker has done what it was given (a bounded wait, in vain for a
+     * machine that hangs) and applies the answers, so that a test's clock moves with nothing in flight.
+     */
+    void awaitAnswers() throws InterruptedException {
+        for (Host h : hosts) {
+            if (h.worker != null) {
+                try {
+                    h.worker.submit(() -> {}).get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+                    // applied later, if at all
+                }
+            }
+        }
+        applyAnswers();
+    }
+
+    private static int indexOf(byte[] b, byte x, int from, int to) {
+        for (int i = from; i < to; i++) {
             if (b[i] == x) {
                 return i;
             }
         }
         return -1;
-    }
-
-    /** Unused input for commands that read none. */
-    static InputStream none() {
-        return new ByteArrayInputStream(new byte[0]);
     }
 }

@@ -130,14 +130,17 @@ final class Ssh implements AutoCloseable {
 
     /**
      * Runs {@code command} with the login shell of the session's user, {@code stdin} as its input, and
-     * waits for its end.
+     * waits for its end. Sessions are thread-safe: several threads may run commands on one at once.
      *
-     * @throws IOException when the session fails or the command does not end within {@code timeout}
+     * @return its exit status (-1 when a signal ended it), stdout and stderr
+     * @throws IOException when the session fails (also when the channel closes with neither an exit status nor
+     *     a signal) or the command does not end within {@code timeout} (all told: opening the channel and running it)
      */
     static Result exec(ClientSession session, String command, InputStream stdin, Duration timeout) throws IOException {
         if (session == null || !session.isOpen()) {
             throw new IOException("the connection is closed");
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (ChannelExec channel = session.createExecChannel(command)) {
@@ -145,11 +148,16 @@ final class Ssh implements AutoCloseable {
             channel.setOut(out);
             channel.setErr(err);
             channel.open().verify(timeout);
-            Set<ClientChannelEvent> seen = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
+            Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+            Set<ClientChannelEvent> seen = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), left);
             if (!seen.contains(ClientChannelEvent.CLOSED)) {
                 throw new IOException("a command on " + session.getConnectAddress() + " did not end within " + timeout.toSeconds() + " s");
             }
             Integer status = channel.getExitStatus();
+            if (status == null && channel.getExitSignal() == null) {
+                // closed with no word of how the command ended: the connection died under it (its server was killed, say)
+                throw new IOException("the connection to " + session.getConnectAddress() + " was lost before a command ended");
+            }
             return new Result(status == null ? -1 : status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
         } catch (IllegalStateException e) {
             // MINA's word for a session that is closing

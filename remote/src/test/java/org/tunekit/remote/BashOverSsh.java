@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.sshd.common.config.keys.KeyUtils;
 import org.apache.sshd.server.Environment;
 import org.apache.sshd.server.ExitCallback;
@@ -17,7 +19,9 @@ import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
 /**
  * An SSH server in this process, on 127.0.0.1 and a free port, that runs each exec request with real
  * {@code bash -c} as this user, with {@code HOME} set to a folder of the test's (and more variables):
- * user {@value #USER}, password {@value #PASSWORD}, or the one public key given.
+ * user {@value #USER}, password {@value #PASSWORD}, or the one public key given. It can be made to hang
+ * ({@link #hold()}: each command waits before it runs until the test lets it) or to drop each command
+ * ({@link #dropCommands()}).
  */
 final class BashOverSsh implements AutoCloseable {
     static final String USER = "tunekit";
@@ -25,6 +29,9 @@ final class BashOverSsh implements AutoCloseable {
 
     final SshServer server;
     final Path home;
+    private volatile CountDownLatch hold;
+    private volatile boolean drop;
+    private final AtomicInteger waiting = new AtomicInteger();
 
     BashOverSsh(Path home, Path hostKey, PublicKey userKey, Map<String, String> env) throws IOException {
         this(home, hostKey, userKey, env, 0);
@@ -42,6 +49,26 @@ final class BashOverSsh implements AutoCloseable {
         server.start();
     }
 
+    /**
+     * From now on each command (logins still succeed) waits, before bash runs it, until the latch returned
+     * is counted down: a machine that hangs with its TCP connections up.
+     */
+    CountDownLatch hold() {
+        CountDownLatch latch = new CountDownLatch(1);
+        hold = latch;
+        return latch;
+    }
+
+    /** From now on each command's channel is closed at once, with no exit status: as when the server dies under a command. */
+    void dropCommands() {
+        drop = true;
+    }
+
+    /** How many commands wait now for {@link #hold()}'s latch (also those whose channel was closed meanwhile). */
+    int waiting() {
+        return waiting.get();
+    }
+
     int port() {
         return server.getPort();
     }
@@ -52,7 +79,7 @@ final class BashOverSsh implements AutoCloseable {
     }
 
     /** One exec request: {@code bash -c COMMAND}, its streams pumped to the channel's. */
-    private static final class Bash implements Command {
+    private final class Bash implements Command {
         private final String command;
         private final Path home;
         private final Map<String, String> env;
@@ -60,7 +87,8 @@ final class BashOverSsh implements AutoCloseable {
         private OutputStream out;
         private OutputStream err;
         private ExitCallback exit;
-        private Process process;
+        private volatile Process process;
+        private volatile boolean destroyed;
 
         Bash(String command, Path home, Map<String, String> env) {
             this.command = command;
@@ -90,6 +118,38 @@ final class BashOverSsh implements AutoCloseable {
 
         @Override
         public void start(ChannelSession channel, Environment environment) throws IOException {
+            if (drop) {
+                channel.close(false);
+                return;
+            }
+            CountDownLatch latch = hold;
+            if (latch == null) {
+                run();
+                return;
+            }
+            waiting.incrementAndGet();
+            Thread held = new Thread(() -> {
+                try {
+                    latch.await();
+                } catch (InterruptedException e) {
+                    return;
+                } finally {
+                    waiting.decrementAndGet();
+                }
+                if (destroyed) {
+                    return;
+                }
+                try {
+                    run();
+                } catch (IOException e) {
+                    exit.onExit(255, e.getMessage());
+                }
+            }, "bash-over-ssh-held");
+            held.setDaemon(true);
+            held.start();
+        }
+
+        private void run() throws IOException {
             ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(home.toFile());
             pb.environment().put("HOME", home.toString());
             pb.environment().putAll(env);
@@ -135,6 +195,7 @@ final class BashOverSsh implements AutoCloseable {
 
         @Override
         public void destroy(ChannelSession channel) {
+            destroyed = true;
             if (process != null) {
                 process.destroy();
             }

@@ -40,8 +40,10 @@ import org.tunekit.runner.results.TrialStatus;
 class RemoteMachinesTest {
     /**
      * A trial: a PERIODICAL metric in its metrics file and one on stdout (as NNI's nni package prints them
-     * on platform remote), and a FINAL metric (its x) in the file; before the FINAL it waits for the file "go" in its folder when it exists as "wait". */
+     * on platform remote), and a FINAL metric (its x) in the file; before the FINAL it waits for the file "go" in its folder when it exists as "wait".
+     * It notes its own pid in trial.pid. */
     private static final String TRIAL = """
+            echo $$ > "$NNI_SYS_DIR/trial.pid"
             frame() { printf 'ME%06d%s\\n' $(( ${#1} + 1 )) "$1" >> "$NNI_SYS_DIR/.nni/metrics"; }
             x=$(sed 's/.*"x": *\\([0-9.]*\\).*/\\1/' "$NNI_SYS_DIR/parameter.cfg")
             echo "platform=$NNI_PLATFORM cuda=${CUDA_VISIBLE_DEVICES-unset}"
@@ -182,7 +184,8 @@ class RemoteMachinesTest {
         Path expDir = Files.createDirectories(tmp.resolve("experiments").resolve(expId));
         TrainingServiceContext context = new TrainingServiceContext(expId, settings, "bash trial.sh", code, expDir, null,
                 Map.of("acceptNewHosts", Boolean.toString(acceptNew), "knownHosts", tmp.resolve("known_hosts").toString()));
-        RemoteMachines s = new RemoteMachines(context, clock, Duration.ofSeconds(60), Duration.ofSeconds(30));
+        // a poll on every call: the tests' clocks stand still between the moves they make
+        RemoteMachines s = new RemoteMachines(context, clock, Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ZERO);
         services.add(s);
         return s;
     }
@@ -360,6 +363,8 @@ class RemoteMachinesTest {
         int port = b.port();
         b.close();
         s.poll();
+        // the polls sent are answered (b's refused) before the clock moves
+        s.awaitAnswers();
         assertThat(events.lost).isEmpty();
         clock.now = clock.now.plusSeconds(59);
         s.poll();
@@ -375,13 +380,133 @@ class RemoteMachinesTest {
         BashOverSsh back = new BashOverSsh(b.home, tmp.resolve("hostkey-b"), userKey.getPublic(), Map.of(), port);
         servers.add(back);
         clock.now = clock.now.plusSeconds(30);
-        s.poll();
+        pollUntil(s, () -> s.candidateMachines().contains("tunekit@127.0.0.1:" + port));
         long pid = Long.parseLong(onB.handle().split("\\|")[1]);
         for (int i = 0; i < 100 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) {
             Thread.sleep(50);
         }
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
         assertThat(s.start(launch("exp6", "D3", 3, 0.5)).machine()).endsWith(":" + port);
+    }
+
+    @Test
+    void aMachineThatHangsHoldsUpNeitherThePollsNorTheOtherMachinesTrialsAndLosesItsTrialsAfterTheStatedTime() throws Exception {
+        Hands clock = new Hands();
+        BashOverSsh a = server("a", Map.of());
+        BashOverSsh b = server("b", Map.of());
+        String onA = "tunekit@127.0.0.1:" + a.port();
+        String onB = "tunekit@127.0.0.1:" + b.port();
+        RemoteMachines s = service(List.of(machine(a, true, null), machine(b, true, null)), null, true, clock, "exp8");
+        Recorded events = new Recorded();
+        events.service = s;
+        s.check();
+        s.open(events);
+        Path trialsOnB = Files.createDirectories(b.home.resolve("tunekit-experiments/exp8/trials"));
+        for (BashOverSsh x : List.of(a, b)) {
+            Files.createDirectories(x.home.resolve("tunekit-experiments/exp8/trials"));
+            Files.writeString(x.home.resolve("tunekit-experiments/exp8/trials/wait"), "");
+        }
+        assertThat(s.start(launch("exp8", "H0", 0, 0.5)).machine()).isEqualTo(onA);
+        assertThat(s.start(launch("exp8", "H1", 1, 0.25)).machine()).isEqualTo(onB);
+        pollUntil(s, () -> events.metrics.size() == 2 && events.metrics.values().stream().allMatch(m -> m.size() == 2));
+
+        // a hangs: its connection stays up, its commands get no answer
+        java.util.concurrent.CountDownLatch release = a.hold();
+        try {
+            pollUntil(s, () -> a.waiting() > 0);
+            // the poll waits on a's worker: a is not given up, though nothing came back
+            assertThat(s.candidateMachines()).contains(onA);
+
+            // once a's poll is overdue, a new trial goes to b, though a has no more trials than b and comes first
+            clock.now = clock.now.plusSeconds(10);
+            pollUntil(s, () -> s.candidateMachines().equals(List.of(onB)));
+            int waiting = a.waiting();
+            assertThat(s.start(launch("exp8", "H2", 2, 0.125)).machine()).isEqualTo(onB);
+            assertThat(a.waiting()).as("nothing was sent to a").isEqualTo(waiting);
+
+            // b's trial reports its metrics and ends, all through polls on this thread, while a's poll still waits there
+            Files.writeString(trialsOnB.resolve("H1/go"), "");
+            pollUntil(s, () -> events.exits.containsKey("H1"));
+            assertThat(a.waiting()).as("a's poll still held there").isPositive();
+            assertThat(events.exits).containsEntry("H1", 0).doesNotContainKey("H0");
+            assertThat(events.metrics.get("H1")).contains("{\"type\": \"FINAL\", \"sequence\": 0, \"value\": \"0.25\"}");
+            assertThat(events.lost).isEmpty();
+
+            // 60 s after a's poll was sent, a's trial is lost; b's runs on
+            clock.now = clock.now.plusSeconds(49);
+            s.poll();
+            assertThat(events.lost).isEmpty();
+            clock.now = clock.now.plusSeconds(1);
+            s.poll();
+            assertThat(events.lost).containsOnlyKeys("H0");
+            assertThat(events.lost.get("H0")).contains("127.0.0.1:" + a.port()).contains("60 s");
+            // a is down; b is used once it answered the poll sent after the clock moved
+            pollUntil(s, () -> s.candidateMachines().equals(List.of(onB)));
+        } finally {
+            release.countDown();
+        }
+        Files.writeString(trialsOnB.resolve("H2/go"), "");
+        pollUntil(s, () -> events.exits.containsKey("H2"));
+        assertThat(events.exits).containsEntry("H2", 0);
+    }
+
+    @Test
+    void aStartOnAMachineWhoseConnectionDiesUnderItGoesToTheNextMachine() throws Exception {
+        BashOverSsh a = server("a", Map.of());
+        BashOverSsh b = server("b", Map.of());
+        RemoteMachines s = service(List.of(machine(a, true, null), machine(b, true, null)), null, true, Clock.systemUTC(), "exp10");
+        Recorded events = new Recorded();
+        events.service = s;
+        s.check();
+        s.open(events);
+        // a's commands end with no exit status, as when its sshd is killed before the poll that would tell
+        a.dropCommands();
+        assertThat(s.start(launch("exp10", "C0", 0, 0.5)).machine()).isEqualTo("tunekit@127.0.0.1:" + b.port());
+        assertThat(s.candidateMachines()).containsExactly("tunekit@127.0.0.1:" + b.port());
+        pollUntil(s, () -> events.exits.containsKey("C0"));
+        assertThat(events.exits).containsEntry("C0", 0);
+    }
+
+    @Test
+    void aGpuThatAnotherProgramTakesIsNoLongerGivenOutWhenActiveGpusAreNotUsed() throws Exception {
+        Hands clock = new Hands();
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, "");
+        BashOverSsh a = server("a", Map.of("PATH", bin + ":" + System.getenv("PATH")));
+        Map<String, Object> m = machine(a, true, null);
+        m.put("gpuIndices", List.of(2L, 3L));
+        RemoteMachines s = service(List.of(m), 1.0, true, clock, "exp9");
+        Recorded events = new Recorded();
+        events.service = s;
+        s.check();
+        s.open(events);
+        Path trials = Files.createDirectories(a.home.resolve("tunekit-experiments/exp9/trials"));
+        Files.writeString(trials.resolve("wait"), "");
+
+        assertThat(s.start(launch("exp9", "B0", 0, 0.1)).gpus()).containsExactly(2);
+        Path pidFile = trials.resolve("B0/trial.pid");
+        for (int i = 0; i < 200 && (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()); i++) {
+            Thread.sleep(50);
+        }
+        // a process of the trial's own, below the process that leads its session
+        long own = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(s.canStart()).isTrue();
+
+        // another program takes GPU 3; the trial's process shows on its GPU 2
+        String gpu2 = "GPU-22222222-cccc-2222-2222-222222222222";
+        String gpu3 = "GPU-33333333-dddd-3333-3333-333333333333";
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, gpu2 + ", " + own + ", 100, bash\n" + gpu3 + ", 5555, 20000, /usr/bin/python3\n");
+        s.awaitAnswers();
+        clock.now = clock.now.plus(RemoteMachines.GPU_REREAD);
+        pollUntil(s, () -> !s.canStart());
+
+        // the other program ends; the trial's own process shows on GPU 3 too, which does not make it busy
+        s.awaitAnswers();
+        FakeNvidiaSmi.write(bin, FakeNvidiaSmi.FOUR_GPUS, gpu2 + ", " + own + ", 100, bash\n" + gpu3 + ", " + own + ", 100, bash\n");
+        clock.now = clock.now.plus(RemoteMachines.GPU_REREAD);
+        pollUntil(s, s::canStart);
+        assertThat(s.start(launch("exp9", "B1", 1, 0.2)).gpus()).containsExactly(3);
+        assertThat(events.problems).isEmpty();
     }
 
     @Test
@@ -401,7 +526,7 @@ class RemoteMachinesTest {
         }
         // the runner read every frame, but was killed after the store had counted the first alone
         before.service = new RemoteLikeCollectNothing();
-        first.poll();
+        pollUntil(first, () -> before.metrics.getOrDefault("F0", List.of()).size() == 3);
         services.remove(first);
         first.abandon();
         List<String> all = before.metrics.get("F0");
