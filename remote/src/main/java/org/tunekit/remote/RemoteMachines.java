@@ -37,9 +37,7 @@ import org.tunekit.gpus.GpuScheduler;
 import org.tunekit.gpus.GpuSettings;
 import org.tunekit.gpus.NvidiaSmi;
 import org.tunekit.gpus.NvidiaSmiException;
-import org.tunekit.runner.MetricsFileReader;
-import org.tunekit.runner.PrintedMetrics;
-import org.tunekit.runner.manager.MetricStream;
+import org.tunekit.runner.TrialMetricFiles;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -150,28 +148,25 @@ final class RemoteMachines implements TrainingService {
         final String dir;
         final long pid;
         final Path local;
-        final MetricsFileReader reader;
+        /** The copies here of its metrics file and its stdout, read for metrics. */
+        final TrialMetricFiles metrics;
         /** Bytes of its metrics file and of its stdout copied here. */
         long fetched;
         long stdoutFetched;
-        /** Bytes of the stdout copy whose lines were read for metrics. */
-        long stdoutRead;
-        /** Frames of the metrics file, and of the output, a previous manager handled: read again, not handed on. */
-        int skipFile;
-        int skipOutput;
         Instant killAt;
         boolean stopping;
         boolean ended;
-        boolean problemTold;
 
-        Remote(String jobId, Host host, String dir, long pid, Path local, long fetched) {
+        /** @param before the trial as the store holds it, for one taken back after a restart, else {@code null} */
+        Remote(String jobId, Host host, String dir, long pid, Path local, StoredTrial before) throws IOException {
             this.jobId = jobId;
             this.host = host;
             this.dir = dir;
             this.pid = pid;
             this.local = local;
-            this.fetched = fetched;
-            this.reader = new MetricsFileReader(local.resolve(TrialScript.METRICS));
+            this.fetched = size(local.resolve(TrialScript.METRICS));
+            this.stdoutFetched = size(local.resolve(TrialScript.STDOUT));
+            this.metrics = new TrialMetricFiles(jobId, local.resolve(TrialScript.METRICS), local.resolve(TrialScript.STDOUT), before);
         }
     }
 
@@ -265,10 +260,7 @@ final class RemoteMachines implements TrainingService {
                     h.gpus.validate();
                     h.lastGpuRead = clock.instant();
                 }
-            } catch (IOException e) {
-                throw new IllegalArgumentException("trainingService.machineList[" + h.machine.index() + "] (" + h.machine.address() + "): "
-                        + e.getMessage(), e);
-            } catch (IllegalArgumentException e) {
+            } catch (IOException | IllegalArgumentException e) {
                 throw new IllegalArgumentException("trainingService.machineList[" + h.machine.index() + "] (" + h.machine.address() + "): "
                         + e.getMessage(), e);
             }
@@ -289,6 +281,11 @@ final class RemoteMachines implements TrainingService {
             s.close(true);
             throw e;
         }
+        attach(h, s, root);
+    }
+
+    /** The machine answers on a new session (in place of its old one, if any). */
+    private void attach(Host h, ClientSession s, String root) {
         if (h.session != null) {
             h.session.close(true);
         }
@@ -455,7 +452,7 @@ final class RemoteMachines implements TrainingService {
         Path local = context.experimentDirectory().resolve("trials").resolve(trial.trialJobId());
         Files.createDirectories(local.resolve(".nni"));
         Files.writeString(local.resolve(TrialScript.PARAMETERS), trial.parameterRecord());
-        trials.put(trial.trialJobId(), new Remote(trial.trialJobId(), h, dir, pid, local, 0));
+        trials.put(trial.trialJobId(), new Remote(trial.trialJobId(), h, dir, pid, local, null));
         h.running++;
         h.lastContact = clock.instant();
         return new Placement(h.machine.name() + "|" + pid + "|" + dir, h.machine.name(), allocation == null ? null : allocation.gpuIndices());
@@ -661,7 +658,7 @@ final class RemoteMachines implements TrainingService {
             Remote t = a.trial();
             String d = quote(t.dir);
             if (t.killAt != null && !now.isBefore(t.killAt)) {
-                b.append("kill -KILL -- -").append(t.pid).append(" 2>/dev/null; ");
+                b.append(killGroups(List.of(t.pid)));
             }
             // alive first, then the exit file, then the sizes: a trial that ended has all its metrics in the size read
             b.append("a=0; st=; { read -r _ _ st _ < /proc/").append(t.pid).append("/stat; } 2>/dev/null; ")
@@ -786,57 +783,10 @@ final class RemoteMachines implements TrainingService {
     /**
      * Hands the manager the metrics read since the last call: the frames of the metrics file, and the
      * lines {@code NNISDK_MEb'...'} of stdout (how NNI's {@code nni} package reports on a platform other
-     * than {@code local}). The frames a previous manager handled (counted in the store) are skipped.
+     * than {@code local}).
      */
     private void deliver(Remote t, boolean atEnd) {
-        List<String> frames;
-        try {
-            frames = atEnd ? t.reader.finish() : t.reader.poll();
-        } catch (IOException e) {
-            events.problem(t.jobId, "could not read " + t.local.resolve(TrialScript.METRICS) + ": " + e.getMessage());
-            frames = List.of();
-        }
-        for (String frame : frames) {
-            hand(t, frame, MetricStream.FILE);
-        }
-        if (t.reader.problem() != null && !t.problemTold) {
-            t.problemTold = true;
-            events.problem(t.jobId, t.reader.problem());
-        }
-        readStdout(t, atEnd);
-    }
-
-    private void readStdout(Remote t, boolean atEnd) {
-        if (t.stdoutFetched <= t.stdoutRead) {
-            return;
-        }
-        // the mirror holds exactly what was fetched: read its new lines, from where the manager has them
-        PrintedMetrics printed = new PrintedMetrics(t.local.resolve(TrialScript.STDOUT), t.stdoutRead);
-        try {
-            for (PrintedMetrics.Metric m : printed.poll(atEnd)) {
-                hand(t, m.text(), MetricStream.OUTPUT);
-            }
-        } catch (IOException e) {
-            LOG.warn("could not read {}: {}", t.local.resolve(TrialScript.STDOUT), e.getMessage());
-            return;
-        }
-        t.stdoutRead = printed.consumed();
-    }
-
-    private void hand(Remote t, String text, MetricStream from) {
-        if (from == MetricStream.FILE && t.skipFile > 0) {
-            t.skipFile--;
-            return;
-        }
-        if (from == MetricStream.OUTPUT && t.skipOutput > 0) {
-            t.skipOutput--;
-            return;
-        }
-        try {
-            events.metric(t.jobId, text, from);
-        } catch (IllegalArgumentException e) {
-            // the manager recorded what is wrong with it
-        }
+        t.metrics.deliver(events, atEnd);
     }
 
     /** Frees what the trial held and hands on what its copies hold still; no network (its stderr came with its end). */
@@ -887,10 +837,7 @@ final class RemoteMachines implements TrainingService {
         Remote t;
         try {
             Files.createDirectories(local.resolve(".nni"));
-            t = new Remote(stored.trialJobId(), h, dir, pid, local, size(local.resolve(TrialScript.METRICS)));
-            t.stdoutFetched = size(local.resolve(TrialScript.STDOUT));
-            t.skipFile = stored.framesRead(MetricStream.FILE);
-            t.skipOutput = stored.framesRead(MetricStream.OUTPUT);
+            t = new Remote(stored.trialJobId(), h, dir, pid, local, stored);
         } catch (IOException e) {
             return new Reattached(false, "its metrics kept in " + local + " cannot be read: " + e.getMessage());
         }
@@ -901,7 +848,7 @@ final class RemoteMachines implements TrainingService {
         h.running++;
         h.lastContact = clock.instant();
         return new Reattached(true, (said.contains("alive") ? "still running" : "ended while the runner was stopped") + " on "
-                + h.machine.name() + " as process " + pid + "; its metrics after the " + (t.skipFile + t.skipOutput) + " handled before are handed on");
+                + h.machine.name() + " as process " + pid + "; its metrics after the " + t.metrics.skipping() + " handled before are handed on");
     }
 
     private static long size(Path file) throws IOException {
@@ -936,11 +883,7 @@ final class RemoteMachines implements TrainingService {
                 String root = root(s, h.machine);
                 if (!leftovers.isEmpty()) {
                     // its trials were given up and run again elsewhere: the old processes must not run on
-                    StringBuilder b = new StringBuilder();
-                    for (long pid : leftovers) {
-                        b.append("kill -KILL -- -").append(pid).append(" 2>/dev/null; ");
-                    }
-                    Ssh.exec(s, b + "true", null, COMMAND_TIMEOUT);
+                    Ssh.exec(s, killGroups(leftovers) + "true", null, COMMAND_TIMEOUT);
                 }
                 ClientSession opened = s;
                 answers.add(() -> reconnected(h, opened, root, leftovers, null));
@@ -964,13 +907,7 @@ final class RemoteMachines implements TrainingService {
             s.close(true);
             return;
         }
-        if (h.session != null) {
-            h.session.close(true);
-        }
-        h.session = s;
-        h.root = root;
-        h.down = null;
-        h.lastContact = clock.instant();
+        attach(h, s, root);
         h.leftovers.removeAll(killed);
         LOG.info("machine {} answers again", h.machine.address());
     }
@@ -988,6 +925,15 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
+    /** The shell commands that kill these trials' process groups (each trial leads its own), each ending with "; ". */
+    private static String killGroups(List<Long> pids) {
+        StringBuilder b = new StringBuilder();
+        for (long pid : pids) {
+            b.append("kill -KILL -- -").append(pid).append(" 2>/dev/null; ");
+        }
+        return b.toString();
+    }
+
     private static String message(Throwable e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
@@ -1000,21 +946,18 @@ final class RemoteMachines implements TrainingService {
         for (Host h : hosts) {
             List<Remote> mine = live(h);
             if (h.session != null && h.down == null && !mine.isEmpty()) {
-                StringBuilder b = new StringBuilder();
-                for (Remote t : mine) {
-                    b.append("kill -KILL -- -").append(t.pid).append(" 2>/dev/null; ");
-                }
+                String kill = killGroups(mine.stream().map(t -> t.pid).toList()) + "true";
                 ClientSession session = h.session;
-                Thread kill = new Thread(() -> {
+                Thread killer = new Thread(() -> {
                     try {
-                        Ssh.exec(session, b + "true", null, CLOSE_TIMEOUT);
+                        Ssh.exec(session, kill, null, CLOSE_TIMEOUT);
                     } catch (IOException | RuntimeException e) {
                         LOG.warn("could not stop the trials on {}: {}", h.machine.address(), message(e));
                     }
                 }, "tunekit-ssh-close-" + h.machine.address());
-                kill.setDaemon(true);
-                kill.start();
-                kills.add(kill);
+                killer.setDaemon(true);
+                killer.start();
+                kills.add(killer);
             }
         }
         long deadline = System.nanoTime() + CLOSE_TIMEOUT.plusSeconds(1).toNanos();

@@ -10,12 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tunekit.dispatcher.protocol.JsonCodec;
-import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.MetricStream;
+import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
 import org.tunekit.runner.manager.TrialEvents;
 import org.tunekit.runner.manager.TrialLaunch;
+import org.tunekit.runner.manager.TrialScript;
 
 /**
  * NNI's local training service: each trial a process on this machine ({@link TrialProcess}), in its
@@ -39,9 +40,10 @@ final class LocalProcesses implements TrainingService {
     /** A trial's process and what is read from it. */
     private static final class Running {
         final TrialProcess process;
-        final MetricsFileReader metricsFile;
+        /** Its metrics file, when the file channel is served. */
+        final TrialMetricFiles metricsFile;
 
-        Running(TrialProcess process, MetricsFileReader metricsFile) {
+        Running(TrialProcess process, TrialMetricFiles metricsFile) {
             this.process = process;
             this.metricsFile = metricsFile;
         }
@@ -108,13 +110,13 @@ final class LocalProcesses implements TrainingService {
         if (allocation != null) {
             env.put("CUDA_VISIBLE_DEVICES", allocation.cudaVisibleDevices());
         }
-        MetricsFileReader metrics = null;
+        TrialMetricFiles metrics = null;
         TrialProcess process;
         try {
             Files.createDirectories(dir);
             if (options.channels().file()) {
                 writeAtomically(dir.resolve("parameter.cfg"), t.parameterRecord());
-                metrics = new MetricsFileReader(dir.resolve(".nni").resolve("metrics"));
+                metrics = new TrialMetricFiles(t.trialJobId(), dir.resolve(TrialScript.METRICS), null, null);
             }
             process = TrialProcess.start(spec.trialCommand(), spec.trialCodeDirectory(), dir, env);
         } catch (IOException e) {
@@ -159,7 +161,7 @@ final class LocalProcesses implements TrainingService {
     public void poll() {
         for (Map.Entry<String, Running> e : List.copyOf(running.entrySet())) {
             if (e.getValue().metricsFile != null) {
-                readMetricsFile(e.getKey(), e.getValue().metricsFile, false);
+                e.getValue().metricsFile.deliver(events, false);
             }
         }
     }
@@ -174,27 +176,9 @@ final class LocalProcesses implements TrainingService {
             gpus.release(trialJobId);
         }
         if (r.metricsFile != null) {
-            readMetricsFile(trialJobId, r.metricsFile, true);
+            r.metricsFile.deliver(events, true);
         }
         channel.close(trialJobId);
-    }
-
-    private void readMetricsFile(String jobId, MetricsFileReader file, boolean atEnd) {
-        try {
-            boolean known = file.problem() != null;
-            for (String text : atEnd ? file.finish() : file.poll()) {
-                try {
-                    events.metric(jobId, text, MetricStream.FILE);
-                } catch (IllegalArgumentException malformed) {
-                    // recorded by the manager as the trial's problem
-                }
-            }
-            if (!known && file.problem() != null) {
-                events.problem(jobId, file.problem());
-            }
-        } catch (IOException e) {
-            events.problem(jobId, "cannot read its metrics file: " + e.getMessage());
-        }
     }
 
     @Override

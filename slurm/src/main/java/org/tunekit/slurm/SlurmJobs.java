@@ -16,8 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tunekit.runner.MetricsFileReader;
-import org.tunekit.runner.manager.MetricStream;
+import org.tunekit.runner.TrialMetricFiles;
 import org.tunekit.runner.manager.Placement;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.runner.manager.TrainingService;
@@ -74,23 +73,19 @@ final class SlurmJobs implements TrainingService {
         final String trialJobId;
         final String slurmId;
         final Path dir;
-        final MetricsFileReader metrics;
-        final org.tunekit.runner.PrintedMetrics printed;
-        /** Frames of the metrics file, and of the output, a previous manager handled: read again, not handed on. */
-        int skip;
-        int skipPrinted;
+        final TrialMetricFiles metrics;
         String state;
         int finalSeen;
         int missing;
         boolean stopRequested;
         long killAt;
 
-        Job(String trialJobId, String slurmId, Path dir) {
+        /** @param before the trial as the store holds it, for a job taken back after a restart, else {@code null} */
+        Job(String trialJobId, String slurmId, Path dir, StoredTrial before) {
             this.trialJobId = trialJobId;
             this.slurmId = slurmId;
             this.dir = dir;
-            this.metrics = new MetricsFileReader(dir.resolve(TrialScript.METRICS));
-            this.printed = new org.tunekit.runner.PrintedMetrics(dir.resolve(TrialScript.STDOUT), 0);
+            this.metrics = new TrialMetricFiles(trialJobId, dir.resolve(TrialScript.METRICS), dir.resolve(TrialScript.STDOUT), before);
         }
     }
 
@@ -171,7 +166,7 @@ final class SlurmJobs implements TrainingService {
             throw new IOException("sbatch refused trial " + trial.trialJobId() + " (status " + r.status() + "): "
                     + (r.err().isEmpty() ? r.out().strip() : r.err()));
         }
-        jobs.put(trial.trialJobId(), new Job(trial.trialJobId(), id, dir));
+        jobs.put(trial.trialJobId(), new Job(trial.trialJobId(), id, dir, null));
         return new Placement(id + "@" + dir, null, null);
     }
 
@@ -239,9 +234,7 @@ final class SlurmJobs implements TrainingService {
             }
             Integer code = exitStatus(j);
             if (code != null && (code <= 128 || j.stopRequested)) {
-                events.exited(j.trialJobId, code);
-                // collected by now; a trial the manager no longer runs is not reported again
-                jobs.remove(j.trialJobId);
+                exited(j, code);
             }
         }
         long now = System.nanoTime();
@@ -268,8 +261,7 @@ final class SlurmJobs implements TrainingService {
             if (++j.missing >= 2) {
                 Integer code = exitStatus(j);
                 if (code != null) {
-                    events.exited(j.trialJobId, code);
-                    jobs.remove(j.trialJobId);
+                    exited(j, code);
                 } else {
                     ended(j, TrialStatus.LOST, "Slurm no longer knows job " + j.slurmId + " and it left no exit status");
                 }
@@ -288,8 +280,7 @@ final class SlurmJobs implements TrainingService {
         }
         Integer code = exitStatus(j);
         if (code != null && !(code > 128 && endedBySlurm(state))) {
-            events.exited(j.trialJobId, code);
-            jobs.remove(j.trialJobId);
+            exited(j, code);
         } else if (LOST.contains(state)) {
             ended(j, TrialStatus.LOST, "Slurm job " + j.slurmId + " ended " + state);
         } else if (state.equals("CANCELLED")) {
@@ -310,6 +301,12 @@ final class SlurmJobs implements TrainingService {
         return LOST.contains(state) || state.equals("CANCELLED") || state.equals("TIMEOUT") || state.equals("DEADLINE");
     }
 
+    /** The job's own exit status ends it; collected by now, it is not reported again. */
+    private void exited(Job j, int code) {
+        events.exited(j.trialJobId, code);
+        jobs.remove(j.trialJobId);
+    }
+
     private void ended(Job j, TrialStatus status, String reason) {
         events.ended(j.trialJobId, status, reason);
         jobs.remove(j.trialJobId);
@@ -325,37 +322,7 @@ final class SlurmJobs implements TrainingService {
 
     /** Reports the job's new metrics (all that are left, at its end). */
     private void deliver(Job j, boolean atEnd) {
-        try {
-            boolean known = j.metrics.problem() != null;
-            for (String text : atEnd ? j.metrics.finish() : j.metrics.poll()) {
-                if (j.skip > 0) {
-                    j.skip--;
-                    continue;
-                }
-                send(j, text, MetricStream.FILE);
-            }
-            if (!known && j.metrics.problem() != null) {
-                events.problem(j.trialJobId, j.metrics.problem());
-            }
-            for (org.tunekit.runner.PrintedMetrics.Metric printed : j.printed.poll(atEnd)) {
-                String text = printed.text();
-                if (j.skipPrinted > 0) {
-                    j.skipPrinted--;
-                    continue;
-                }
-                send(j, text, MetricStream.OUTPUT);
-            }
-        } catch (IOException e) {
-            events.problem(j.trialJobId, "cannot read its metrics: " + e.getMessage());
-        }
-    }
-
-    private void send(Job j, String text, MetricStream from) {
-        try {
-            events.metric(j.trialJobId, text, from);
-        } catch (IllegalArgumentException malformed) {
-            // recorded by the manager as the trial's problem
-        }
+        j.metrics.deliver(events, atEnd);
     }
 
     /**
@@ -370,9 +337,7 @@ final class SlurmJobs implements TrainingService {
         if (at <= 0) {
             return new Reattached(false, handle == null ? null : "'" + handle + "' is not a Slurm job (SLURMID@FOLDER)");
         }
-        Job j = new Job(trial.trialJobId(), handle.substring(0, at), Path.of(handle.substring(at + 1)));
-        j.skip = trial.framesRead(MetricStream.FILE);
-        j.skipPrinted = trial.framesRead(MetricStream.OUTPUT);
+        Job j = new Job(trial.trialJobId(), handle.substring(0, at), Path.of(handle.substring(at + 1)), trial);
         if (exitStatus(j) != null) {
             jobs.put(j.trialJobId, j);
             return new Reattached(true, "Slurm job " + j.slurmId + " ended while the runner was away; its results are read now");
