@@ -25,10 +25,9 @@ import java.util.List;
  * offset and what is wrong; at the trial's end {@link #finish} does the same for a frame left
  * incomplete. The file may not exist yet: nothing to read.
  *
- * <p>Public for the training services in other modules: they read a trial's metrics file on a shared folder, or a
- * copy mirrored here from another machine.
+ * <p>Read through {@link TrialMetricFiles}.
  */
-public final class MetricsFileReader {
+final class MetricsFileReader {
     static final int HEADER = 8;
 
     private final Path file;
@@ -36,17 +35,17 @@ public final class MetricsFileReader {
     private byte[] pending = new byte[0];
     private String problem;
 
-    public MetricsFileReader(Path file) {
+    MetricsFileReader(Path file) {
         this.file = file;
     }
 
     /** What breaks the file's format, once found, else {@code null}. */
-    public String problem() {
+    String problem() {
         return problem;
     }
 
     /** The metric texts of the frames completed since the last call, in order, up to any that breaks the format. */
-    public List<String> poll() throws IOException {
+    List<String> poll() throws IOException {
         if (problem != null) {
             return List.of();
         }
@@ -94,7 +93,7 @@ public final class MetricsFileReader {
     }
 
     /** After the trial ended: the frames still unread; a last frame left incomplete becomes the {@link #problem}. */
-    public List<String> finish() throws IOException {
+    List<String> finish() throws IOException {
         List<String> last = poll();
         if (problem == null && pending.length > 0) {
             long at = offset - pending.length;

@@ -15,39 +15,22 @@ import java.util.List;
  * {@code NNI_PLATFORM} is not {@code local}: one line {@code NNISDK_MEb'<the metric's JSON>'} each, which
  * NNI's own remote trial keeper reads the same way. Other lines are the trial's own output.
  *
- * <p>{@link #poll} returns the metrics of the lines completed since the last call, each with where its
- * line ends, so that a reader after a restart can start behind the last one it handed on; a line still
- * being written waits for the next call, or for {@code atEnd}. The file may not exist yet: nothing to
- * read. Public for the training services in other modules (a cluster's shared folder, a remote
- * trial's output mirrored here).
+ * <p>{@link #poll} returns the metrics of the lines completed since the last call; a line still being
+ * written waits for the next call, or for {@code atEnd}. The file may not exist yet: nothing to read.
+ * Read through {@link TrialMetricFiles}.
  */
-public final class PrintedMetrics {
+final class PrintedMetrics {
     static final String PREFIX = "NNISDK_MEb'";
-
-    /**
-     * One printed metric.
-     *
-     * @param text the metric's JSON text
-     * @param end  the byte after its line, from the start of the file
-     */
-    public record Metric(String text, long end) {}
 
     private final Path file;
     private long offset;
 
-    /** A reader of {@code file} from byte {@code from} (the end of a line read before). */
-    public PrintedMetrics(Path file, long from) {
+    PrintedMetrics(Path file) {
         this.file = file;
-        this.offset = from;
     }
 
-    /** The bytes of whole lines read so far, from the start of the file. */
-    public long consumed() {
-        return offset;
-    }
-
-    /** The metrics of the lines completed since the last call (at the trial's end: also a last line without a newline). */
-    public List<Metric> poll(boolean atEnd) throws IOException {
+    /** The metrics' JSON texts of the lines completed since the last call (at the trial's end: also a last line without a newline). */
+    List<String> poll(boolean atEnd) throws IOException {
         byte[] fresh;
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
@@ -62,7 +45,7 @@ public final class PrintedMetrics {
         } catch (NoSuchFileException e) {
             return List.of();
         }
-        List<Metric> out = new ArrayList<>();
+        List<String> out = new ArrayList<>();
         int start = 0;
         for (int i = 0; i <= fresh.length; i++) {
             boolean lineEnd = i < fresh.length ? fresh[i] == '\n' : atEnd && i > start;
@@ -72,7 +55,7 @@ public final class PrintedMetrics {
             String line = new String(fresh, start, i - start, StandardCharsets.UTF_8).strip();
             start = Math.min(i + 1, fresh.length);
             if (line.startsWith(PREFIX) && line.endsWith("'") && line.length() > PREFIX.length()) {
-                out.add(new Metric(line.substring(PREFIX.length(), line.length() - 1), offset + start));
+                out.add(line.substring(PREFIX.length(), line.length() - 1));
             }
         }
         offset += start;

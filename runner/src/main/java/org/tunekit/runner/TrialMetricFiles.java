@@ -8,8 +8,8 @@ import org.tunekit.runner.manager.TrialEvents;
 
 /**
  * The files a trial reports its metrics in, read as they grow and handed to the manager: NNI's metrics
- * file ({@link MetricsFileReader}) and, where the trial's output is kept, the {@code NNISDK_ME} lines it
- * printed ({@link PrintedMetrics}). For a trial taken back after a restart, the frames the store counts
+ * file and, where the trial's output is kept, the {@code NNISDK_ME} lines it
+ * printed. For a trial taken back after a restart, the frames the store counts
  * as handled ({@link StoredTrial#framesRead}) are read again and skipped, so none is handed on twice.
  * Used on the manager's thread. Public for the training services in other modules.
  */
@@ -31,7 +31,7 @@ public final class TrialMetricFiles {
         this.trialJobId = trialJobId;
         this.metricsFile = metricsFile;
         this.metrics = new MetricsFileReader(metricsFile);
-        this.printed = output == null ? null : new PrintedMetrics(output, 0);
+        this.printed = output == null ? null : new PrintedMetrics(output);
         this.skipFile = before == null ? 0 : before.framesRead(MetricStream.FILE);
         this.skipOutput = before == null ? 0 : before.framesRead(MetricStream.OUTPUT);
     }
@@ -65,11 +65,11 @@ public final class TrialMetricFiles {
             return;
         }
         try {
-            for (PrintedMetrics.Metric m : printed.poll(atEnd)) {
+            for (String text : printed.poll(atEnd)) {
                 if (skipOutput > 0) {
                     skipOutput--;
                 } else {
-                    hand(events, m.text(), MetricStream.OUTPUT);
+                    hand(events, text, MetricStream.OUTPUT);
                 }
             }
         } catch (IOException e) {

@@ -30,7 +30,7 @@ import org.tunekit.runner.results.TrialStatus;
  * Each trial one Slurm job, submitted with {@code sbatch}: the script {@link TrialScript} makes, run in
  * the trial's folder {@code trials/JOBID} on the shared directory, where it reads its parameters and
  * writes its metrics and its exit status. NNI's {@code nni} package (2.x and 3), seeing {@code NNI_PLATFORM}
- * other than {@code local}, prints its metrics to the output ({@link org.tunekit.runner.PrintedMetrics}); other trials
+ * other than {@code local}, prints its metrics to the output (read by {@link org.tunekit.runner.TrialMetricFiles}); other trials
  * append them to NNI's metrics file; both are read. Nothing on the nodes connects to the runner:
  * {@link #poll} reads those files, and asks Slurm (one {@code squeue}, and one {@code sacct} for jobs
  * {@code squeue} has forgotten, every {@code pollInterval}) how the jobs stand.

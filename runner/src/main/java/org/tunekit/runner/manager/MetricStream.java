@@ -11,6 +11,6 @@ public enum MetricStream {
     LIVE,
     /** The trial's metrics file ({@link TrialScript#METRICS}, NNI's file channel). */
     FILE,
-    /** The {@code NNISDK_ME} lines the trial printed ({@link org.tunekit.runner.PrintedMetrics}). */
+    /** The {@code NNISDK_ME} lines the trial printed (read by {@link org.tunekit.runner.TrialMetricFiles}). */
     OUTPUT
 }

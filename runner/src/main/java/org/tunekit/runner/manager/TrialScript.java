@@ -9,7 +9,7 @@ import java.util.Map;
  * (NNI 2.x's and NNI 3's {@code nni} package both use it when {@code NNI_TRIAL_COMMAND_CHANNEL} is
  * unset): the trial reads {@value #PARAMETERS} in its folder ({@code NNI_SYS_DIR}) and reports its metrics
  * by appending them to {@value #METRICS} there or, as NNI's {@code nni} package does off {@code local},
- * by printing {@code NNISDK_ME} lines ({@link org.tunekit.runner.PrintedMetrics}); nothing there connects
+ * by printing {@code NNISDK_ME} lines (read by {@link org.tunekit.runner.TrialMetricFiles}); nothing there connects
  * back to the runner. The script runs
  * {@code trialCommand} with {@code bash -c} in the code folder, its output in {@value #STDOUT} and
  * {@value #STDERR}, and when it ends writes its exit status to {@value #EXIT} (atomically: a reader sees
