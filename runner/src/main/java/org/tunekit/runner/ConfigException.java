@@ -1,7 +1,7 @@
 package org.tunekit.runner;
 
 /** An experiment config, a search space or a command-line value is wrong; the message names where and what. */
-final class ConfigException extends RuntimeException {
+public final class ConfigException extends RuntimeException {
     ConfigException(String message) {
         super(message);
     }

@@ -356,7 +356,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
     }
 
     /** GPU indices as stored ("0,2"; "" for none), or {@code null}. */
-    private static List<Integer> gpus(String text) {
+    static List<Integer> gpus(String text) {
         if (text == null) {
             return null;
         }
@@ -417,11 +417,28 @@ final class ExperimentStore implements AutoCloseable, Journal {
         }
     }
 
-    private static Object metricOf(String text) {
+    static Object metricOf(String text) {
         try {
             return Payloads.metricText(text, "a stored metric");
         } catch (ProtocolException e) {
             return text;
+        }
+    }
+
+    /** The schema of the store's tables. */
+    int schema() {
+        return schema;
+    }
+
+    /** Runs a query on the store's connection, as one transaction. */
+    synchronized <T> T read(ExperimentReader.Query<T> query) {
+        try {
+            T v = query.run(db);
+            db.commit();
+            return v;
+        } catch (SQLException e) {
+            rollback();
+            throw new RunnerException("cannot read the experiment database: " + e.getMessage(), e);
         }
     }
 

@@ -1,7 +1,7 @@
 package org.tunekit.runner;
 
 /** The runner cannot go on (its folder, database or trial channel failed, or the dispatcher reported an error). */
-final class RunnerException extends RuntimeException {
+public final class RunnerException extends RuntimeException {
     RunnerException(String message) {
         super(message);
     }

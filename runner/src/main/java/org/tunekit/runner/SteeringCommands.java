@@ -66,29 +66,15 @@ public final class SteeringCommands {
 
     /** Waits for the answers and prints them: 0 when all were done, 1 when one was refused, 3 when the runner did not answer. */
     static int report(Path folder, List<ExperimentStore.Request> asked, PrintWriter out, PrintWriter err, String name) {
-        long until = System.nanoTime() + ANSWER_WITHIN.toNanos();
-        List<ExperimentStore.Request> answers = new ArrayList<>();
-        while (true) {
-            answers.clear();
-            try (ExperimentStore store = ExperimentStore.open(folder, true)) {
-                for (ExperimentStore.Request r : store.requests(null)) {
-                    if (asked.stream().anyMatch(a -> a.id() == r.id())) {
-                        answers.add(r);
-                    }
-                }
-            }
-            if (answers.stream().noneMatch(r -> r.state().equals("WAITING")) || System.nanoTime() > until) {
-                break;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        List<ExperimentReader.Request> answers;
+        try {
+            answers = ExperimentRequests.await(folder, asked.stream().map(ExperimentStore.Request::id).toList(), ANSWER_WITHIN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 3;
         }
         int status = 0;
-        for (ExperimentStore.Request r : answers) {
+        for (ExperimentReader.Request r : answers) {
             switch (r.state()) {
                 case "DONE" -> out.println(r.answer());
                 case "REFUSED" -> {

@@ -28,11 +28,11 @@ import org.tunekit.sdk.objectives.Pareto;
  * @param counted    how many trials had every objective's value (the candidates)
  * @param lacking    how many trials had a final metric without some objective's value (or not finite)
  */
-record ParetoFront(List<Objective> objectives, List<TrialRecord> trials, List<double[]> values, double[] reference,
+public record ParetoFront(List<Objective> objectives, List<TrialRecord> trials, List<double[]> values, double[] reference,
                    boolean[] fromConfig, double hypervolume, int counted, int lacking) {
 
     /** The front of the results, or empty when the experiment has no objectives or no trial has all their values. */
-    static Optional<ParetoFront> of(ExperimentResults r) {
+    public static Optional<ParetoFront> of(ExperimentResults r) {
         Objectives objectives;
         try {
             objectives = r.objectiveList();
