@@ -68,6 +68,17 @@ public final class RunCommand implements Callable<Integer> {
                     + "(a changed key is still refused).")
     boolean acceptNewHosts;
 
+    @Option(names = "--port", paramLabel = "PORT",
+            description = "Serve the dashboard on this port, or the next free one after it (default: ${DEFAULT-VALUE}, as NNI's).")
+    int port = 8080;
+
+    @Option(names = "--ui-host", paramLabel = "ADDRESS",
+            description = "The address the dashboard listens on (default: ${DEFAULT-VALUE}; any other needs the token the printed address carries).")
+    String uiHost = "127.0.0.1";
+
+    @Option(names = "--no-ui", description = "Serve no dashboard (tunekit view ID serves one later, from another process).")
+    boolean noUi;
+
     @Option(names = "--top", paramLabel = "N", description = "Trials in the final table (default: ${DEFAULT-VALUE}).")
     int top = 10;
 
@@ -78,6 +89,10 @@ public final class RunCommand implements Callable<Integer> {
         Map<String, String> env = System.getenv();
         if ((config == null) == (resume == null)) {
             err.println("tunekit run: give an experiment config (tunekit run config.yml) or --resume ID, not " + (config == null ? "neither" : "both"));
+            return 2;
+        }
+        if (port < 0 || port > 65535) {
+            err.println("tunekit run: --port must be 0 to 65535, got " + port);
             return 2;
         }
         Path folder = null;
@@ -161,7 +176,35 @@ public final class RunCommand implements Callable<Integer> {
                     PrintWriter err) throws IOException, InterruptedException {
         out.println(header(store.id(), experiment));
         out.println("Folder: " + folder);
+        LiveView.Serving view = noUi ? null : serveView(folder, err);
+        if (view != null) {
+            out.println("Dashboard: " + view.address());
+        }
         out.flush();
+        try {
+            return runAndReport(runner, progress, store, folder, out, err);
+        } finally {
+            if (view != null) {
+                view.close();
+            }
+        }
+    }
+
+    /** The dashboard, when one is on the class path and a port can be had; the run goes on without one otherwise. */
+    private LiveView.Serving serveView(Path folder, PrintWriter err) {
+        for (LiveView v : java.util.ServiceLoader.load(LiveView.class)) {
+            try {
+                return v.serve(folder, uiHost, port);
+            } catch (IOException | RuntimeException e) {
+                err.println("tunekit run: warning: no dashboard: " + e.getMessage());
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private int runAndReport(LocalRunner runner, Progress progress, ExperimentStore store, Path folder, PrintWriter out, PrintWriter err)
+            throws IOException, InterruptedException {
         CountDownLatch ended = new CountDownLatch(1);
         Duration grace = option(stopGrace, "--stop-grace");
         Thread hook = new Thread(() -> {
