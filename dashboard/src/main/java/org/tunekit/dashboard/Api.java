@@ -56,11 +56,13 @@ final class Api implements AutoCloseable {
     private final Map<String, ExperimentFeed> feeds = new ConcurrentHashMap<>();
     private final Map<String, Path> folders = new ConcurrentHashMap<>();
     private final Importances importances = new Importances();
+    private final Duration answerWithin;
 
     /** A response: status, type and body. */
     record Response(int status, String contentType, byte[] body) {}
 
-    Api(Path root, Path pinned) {
+    Api(Path root, Path pinned, Duration answerWithin) {
+        this.answerWithin = answerWithin;
         this.root = root;
         this.pinned = pinned;
         if (pinned != null) {
@@ -248,7 +250,7 @@ final class Api implements AutoCloseable {
         }
         JsonElement payload = o.has("payload") ? o.get("payload") : new JsonObject();
         long id = ExperimentRequests.submit(feed.reader().folder(), k.getAsString(), payload.toString());
-        List<ExperimentReader.Request> answers = ExperimentRequests.await(feed.reader().folder(), List.of(id), ANSWER_WITHIN);
+        List<ExperimentReader.Request> answers = ExperimentRequests.await(feed.reader().folder(), List.of(id), answerWithin);
         ExperimentReader.Request r = answers.get(0);
         int status = switch (r.state()) {
             case "DONE" -> 200;
@@ -257,7 +259,7 @@ final class Api implements AutoCloseable {
         };
         Map<String, Object> m = Views.request(r);
         if (status == 202) {
-            m.put("answer", "no runner answered within " + ANSWER_WITHIN.toSeconds() + " s; the request is taken when the experiment runs");
+            m.put("answer", "no runner answered within " + answerWithin.toSeconds() + " s; the request is taken when the experiment runs");
         }
         return json(status, m);
     }

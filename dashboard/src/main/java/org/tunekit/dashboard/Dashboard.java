@@ -74,11 +74,16 @@ public final class Dashboard implements AutoCloseable {
      * @throws IOException when neither the port asked for nor the {@value #PORTS_TRIED} after it is free
      */
     public static Dashboard start(Settings settings) throws IOException {
+        return start(settings, Api.ANSWER_WITHIN);
+    }
+
+    /** Starts serving; a control waits {@code answerWithin} for the runner's answer. */
+    static Dashboard start(Settings settings, java.time.Duration answerWithin) throws IOException {
         HttpServer server = bind(settings.host(), settings.port());
         int port = server.getAddress().getPort();
         boolean loopback = Access.isLoopback(settings.host());
         Access access = new Access(Access.newToken(), loopback, port);
-        Api api = new Api(settings.root(), settings.pinned());
+        Api api = new Api(settings.root(), settings.pinned(), answerWithin);
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
         String path = settings.pinned() == null ? "/" : "/#/e/" + api.pinnedId();
         String address = "http://" + host + ":" + port + (loopback ? path : "/?token=" + access.token() + path.substring(1));
