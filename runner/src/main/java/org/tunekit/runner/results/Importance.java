@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
+import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.space.Choice;
 import org.tunekit.sdk.space.Continuous;
 import org.tunekit.sdk.space.LogUniform;
@@ -121,6 +122,45 @@ public final class Importance {
         IntStream.range(0, mean.length).boxed().sorted(Comparator.comparingDouble(d -> -mean[d]))
                 .forEach(d -> out.put(e.names().get(d), mean[d] / sum));
         return Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * The importance of each parameter in an experiment's succeeded trials, as {@link #of(List, double[], Map, long)}:
+     * of the first objective's value when the experiment names objectives (a trial whose final metric lacks it left
+     * out), otherwise (or when its objectives are malformed) of the final value.
+     *
+     * @param results     the experiment's results
+     * @param searchSpace the experiment's search space in NNI's format, or {@code null}
+     * @param seed        the seed of the forest's random choices
+     * @return as {@link #of(List, double[], Map, long)}
+     */
+    public static Map<String, Double> of(ExperimentResults results, Map<String, Object> searchSpace, long seed) {
+        Objectives objectives;
+        try {
+            objectives = results.objectiveList();
+        } catch (IllegalArgumentException e) {
+            objectives = Objectives.none();
+        }
+        List<Map<String, Object>> parameters = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        for (TrialRecord t : results.trials()) {
+            if (t.status() != TrialStatus.SUCCEEDED) {
+                continue;
+            }
+            Double v = t.finalValue();
+            if (!objectives.isEmpty()) {
+                try {
+                    v = t.finalMetric() == null ? null : objectives.values(t.finalMetric(), "trial " + t.trialJobId())[0];
+                } catch (IllegalArgumentException e) {
+                    v = null;
+                }
+            }
+            if (v != null && Double.isFinite(v)) {
+                parameters.add(t.parameters());
+                values.add(v);
+            }
+        }
+        return of(parameters, values.stream().mapToDouble(Double::doubleValue).toArray(), searchSpace, seed);
     }
 
     /** {@code k} of the items, drawn without replacement, in their order. */

@@ -3,6 +3,7 @@ package org.tunekit.runner.results;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.tunekit.runner.results.Trials.T0;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -276,5 +277,36 @@ class ImportanceTest {
         assertThat(e.names()).containsExactly("k", "b", "s");
         assertThat(e.dimensions()).containsOnly(Dimension.categorical(2));
         assertThat(e.x()).isDeepEqualTo(new double[][] {{0, 0, 0}, {1, 1, 0}, {0, 0, 1}});
+    }
+
+    @Test
+    void anExperimentsSucceededTrialsWithAFiniteValueAreRated() {
+        Sample s = linear(120, 12);
+        List<TrialRecord> trials = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            trials.add(Trials.trial(i, s.values()[i], s.parameters().get(i)));
+        }
+        trials.add(Trials.trial(120, TrialStatus.FAILED, 100.0, Map.of("x", 1.0, "y", 1.0, "z", 1.0), List.of(), 1));
+        trials.add(Trials.trial(121, TrialStatus.EARLY_STOPPED, -5.0, Map.of("x", 0.0, "y", 0.0, "z", 0.0), List.of(), 1));
+        trials.add(Trials.trial(122, null, Map.of("x", 0.5, "y", 0.5, "z", 0.5)));
+        trials.add(Trials.trial(123, Double.NaN, Map.of("x", 0.5, "y", 0.5, "z", 0.5)));
+        ExperimentResults results = Trials.experiment(true, trials);
+        assertThat(Importance.of(results, unitCube(), 13)).isEqualTo(Importance.of(s.parameters(), s.values(), unitCube(), 13));
+    }
+
+    @Test
+    void withSeveralObjectivesTheFirstIsRated() {
+        Sample s = linear(120, 14);
+        List<TrialRecord> trials = new ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            Map<String, Object> p = s.parameters().get(i);
+            Map<String, Object> metric = Map.of("acc", s.values()[i], "time", (Double) p.get("z"));
+            trials.add(new TrialRecord(i, "T" + i, i, p, TrialStatus.SUCCEEDED, null, metric, List.of(), T0, T0, 0, null));
+        }
+        trials.add(new TrialRecord(120, "T120", 120, Map.of("x", 1.0, "y", 1.0, "z", 1.0), TrialStatus.SUCCEEDED, 3.0,
+                Map.of("time", 1.0), List.of(), T0, T0, 0, null));
+        ExperimentResults results = new ExperimentResults("e", null, true, T0, T0, "DONE", trials,
+                List.of(Map.of("metric", "acc", "mode", "maximize"), Map.of("metric", "time", "mode", "minimize")));
+        assertThat(Importance.of(results, null, 15)).isEqualTo(Importance.of(s.parameters(), s.values(), null, 15));
     }
 }
