@@ -40,12 +40,13 @@ targets=(
   "sdk org.tunekit.sdk.space.SearchSpaceFuzzTest#parsesOrRefusesAndSamplesFit"
   "runner org.tunekit.runner.ExperimentSpecFuzzTest#readsOrRefuses"
   "runner org.tunekit.runner.MetricsFileReaderFuzzTest#readsFramesOrNamesTheProblem"
+  "dashboard org.tunekit.dashboard.DashboardFuzzTest#answersOrClosesAndGoesOn"
 )
 
 rows=()
 failed=0
 # Compile once; each target then runs its module's tests with the others filtered out.
-[ "$summarise_only" = 1 ] || ./mvnw -q -B -ntp test-compile -pl dispatcher,sdk,runner -am >&2 || exit 1
+[ "$summarise_only" = 1 ] || ./mvnw -q -B -ntp test-compile -pl dispatcher,sdk,runner,dashboard -am >&2 || exit 1
 for t in "${targets[@]}"; do
   [ "$summarise_only" = 0 ] || break
   module="${t%% *}"; test="${t#* }"

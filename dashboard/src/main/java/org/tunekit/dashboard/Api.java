@@ -55,6 +55,7 @@ final class Api implements AutoCloseable {
     private final String pinnedId;
     private final Map<String, ExperimentFeed> feeds = new ConcurrentHashMap<>();
     private final Map<String, Path> folders = new ConcurrentHashMap<>();
+    private final Map<Path, Listed> listed = new ConcurrentHashMap<>();
     private final Importances importances = new Importances();
     private final Duration answerWithin;
 
@@ -143,38 +144,48 @@ final class Api implements AutoCloseable {
         }
         List<Map<String, Object>> out = new ArrayList<>();
         for (Path folder : all) {
-            ExperimentFeed feed;
-            try {
-                feed = feedOf(folder);
-            } catch (RuntimeException e) {
-                continue; // a damaged or vanished experiment is not listed
-            }
-            ExperimentReader.Overview o = feed.overview();
-            List<ExperimentReader.Trial> trials = feed.trials();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("id", o.id());
-            m.put("name", o.name());
-            m.put("status", o.status());
-            m.put("running", o.running());
-            m.put("started", Views.millis(o.started()));
-            m.put("ended", Views.millis(o.ended()));
-            m.put("tuner", o.tuner());
-            m.put("trials", trials.size());
-            m.put("maxTrialNumber", o.maxTrialNumber());
-            m.put("maximize", o.maximize());
-            m.put("objectives", o.objectives().size());
-            Double best = null;
-            for (ExperimentReader.Trial t : trials) {
-                if (t.value() != null && Double.isFinite(t.value()) && ranked(t.status())
-                        && (best == null || (o.maximize() ? t.value() > best : t.value() < best))) {
-                    best = t.value();
+            long changed = ExperimentReader.lastChange(folder);
+            Listed l = listed.get(folder);
+            if (l == null || l.changed != changed) {
+                try (ExperimentReader r = ExperimentReader.open(folder)) {
+                    l = new Listed(changed, summary(r.overview(), r.trials(), folder));
+                } catch (RuntimeException e) {
+                    continue; // a damaged or vanished experiment is not listed
                 }
+                listed.put(folder, l);
             }
-            m.put("best", best);
-            m.put("folder", folder.toString());
+            Map<String, Object> m = new LinkedHashMap<>(l.summary);
+            m.put("running", ExperimentReader.running(folder));
             out.add(m);
         }
         return out;
+    }
+
+    /** An experiment's line in the list, as read when its store last changed. */
+    private record Listed(long changed, Map<String, Object> summary) {}
+
+    private static Map<String, Object> summary(ExperimentReader.Overview o, List<ExperimentReader.Trial> trials, Path folder) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", o.id());
+        m.put("name", o.name());
+        m.put("status", o.status());
+        m.put("started", Views.millis(o.started()));
+        m.put("ended", Views.millis(o.ended()));
+        m.put("tuner", o.tuner());
+        m.put("trials", trials.size());
+        m.put("maxTrialNumber", o.maxTrialNumber());
+        m.put("maximize", o.maximize());
+        m.put("objectives", o.objectives().size());
+        Double best = null;
+        for (ExperimentReader.Trial t : trials) {
+            if (t.value() != null && Double.isFinite(t.value()) && ranked(t.status())
+                    && (best == null || (o.maximize() ? t.value() > best : t.value() < best))) {
+                best = t.value();
+            }
+        }
+        m.put("best", best);
+        m.put("folder", folder.toString());
+        return m;
     }
 
     /** Whether a trial's final value counts among the results: not when it was lost (its parameters ran again). */

@@ -52,23 +52,22 @@ public final class ExperimentReader implements AutoCloseable {
     }
 
     /**
-     * The folders of the experiments under {@code root} (the default root when {@code null}) and those
-     * the default root's list names, newest first (by the store's modification time).
+     * The folders of the experiments under {@code root}, or, when it is {@code null}, under the default
+     * root and in its list of every experiment made; newest first (by when their store last changed).
      */
     public static List<Path> folders(Path root) {
         Path defaultRoot = ExperimentFolders.defaultRoot(System.getenv());
         Set<Path> found = new LinkedHashSet<>();
-        for (Path r : root == null ? List.of(defaultRoot) : List.of(root.toAbsolutePath(), defaultRoot)) {
-            if (Files.isDirectory(r)) {
-                try (Stream<Path> children = Files.list(r)) {
-                    children.filter(c -> Files.isRegularFile(c.resolve(ExperimentStore.FILE))).forEach(c -> found.add(c.toAbsolutePath().normalize()));
-                } catch (IOException e) {
-                    // an unreadable root lists nothing
-                }
+        Path r = root == null ? defaultRoot : root.toAbsolutePath();
+        if (Files.isDirectory(r)) {
+            try (Stream<Path> children = Files.list(r)) {
+                children.filter(c -> Files.isRegularFile(c.resolve(ExperimentStore.FILE))).forEach(c -> found.add(c.toAbsolutePath().normalize()));
+            } catch (IOException e) {
+                // an unreadable root lists nothing
             }
         }
         Path registry = defaultRoot.resolve(ExperimentFolders.REGISTRY);
-        if (Files.isRegularFile(registry)) {
+        if (root == null && Files.isRegularFile(registry)) {
             try {
                 for (String line : Files.readAllLines(registry, StandardCharsets.UTF_8)) {
                     int tab = line.indexOf('\t');
@@ -84,16 +83,13 @@ public final class ExperimentReader implements AutoCloseable {
             }
         }
         List<Path> out = new ArrayList<>(found);
-        out.sort(java.util.Comparator.comparingLong((Path p) -> modified(p.resolve(ExperimentStore.FILE))).reversed());
+        out.sort(java.util.Comparator.comparingLong(ExperimentReader::lastChange).reversed());
         return out;
     }
 
-    private static long modified(Path file) {
-        try {
-            return Math.max(Files.getLastModifiedTime(file).toMillis(), modifiedOrZero(file.resolveSibling(ExperimentStore.FILE + "-wal")));
-        } catch (IOException e) {
-            return 0;
-        }
+    /** When the store of the experiment in {@code folder} last changed (its file's or its write-ahead log's time), in epoch ms. */
+    public static long lastChange(Path folder) {
+        return Math.max(modifiedOrZero(folder.resolve(ExperimentStore.FILE)), modifiedOrZero(folder.resolve(ExperimentStore.FILE + "-wal")));
     }
 
     private static long modifiedOrZero(Path file) {
@@ -193,6 +189,11 @@ public final class ExperimentReader implements AutoCloseable {
 
     /** Whether a runner holds the experiment's folder now (its lock is taken). */
     private boolean heldByRunner() {
+        return running(folder);
+    }
+
+    /** Whether a runner runs the experiment in {@code folder} now (it holds the folder's lock). */
+    public static boolean running(Path folder) {
         Path lock = folder.resolve(".lock");
         if (!Files.exists(lock)) {
             return false;
