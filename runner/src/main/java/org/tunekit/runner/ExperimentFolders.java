@@ -22,6 +22,11 @@ import java.util.Map;
  */
 final class ExperimentFolders {
     static final String REGISTRY = "experiments.tsv";
+    /**
+     * The folders this process holds the lock of. A lock is asked about here, not by opening the lock
+     * file: on Linux, closing any channel of a file releases every lock the process holds on it.
+     */
+    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
     private ExperimentFolders() {}
@@ -127,9 +132,31 @@ final class ExperimentFolders {
         ch.truncate(0);
         ch.write(java.nio.ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.US_ASCII)));
         FileLock held = lock;
+        Path key = dir.toAbsolutePath().normalize();
+        HELD.add(key);
         return () -> {
+            HELD.remove(key);
             held.release();
             ch.close();
         };
+    }
+
+    /**
+     * Whether a runner holds the folder's lock: this process, or the live Java process whose id the lock
+     * file names. The lock itself is not tried: taking it, even for an instant, could turn away a runner
+     * starting at that instant.
+     */
+    static boolean locked(Path dir) {
+        Path key = dir.toAbsolutePath().normalize();
+        if (HELD.contains(key)) {
+            return true;
+        }
+        try {
+            long pid = Long.parseLong(Files.readString(key.resolve(".lock"), StandardCharsets.US_ASCII).strip());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .map(p -> p.info().command().map(c -> c.endsWith("java")).orElse(true)).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
     }
 }

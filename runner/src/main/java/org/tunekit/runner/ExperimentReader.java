@@ -30,6 +30,10 @@ import org.tunekit.runner.results.TrialStatus;
 public final class ExperimentReader implements AutoCloseable {
     private final ExperimentStore store;
     private final Path folder;
+    /** What the config says, read once: it does not change while the experiment lives. */
+    private ExperimentSpec spec;
+    private Map<String, Object> config;
+    private List<Map<String, Object>> objectives;
 
     private ExperimentReader(ExperimentStore store, Path folder) {
         this.store = store;
@@ -142,8 +146,16 @@ public final class ExperimentReader implements AutoCloseable {
 
     /** The experiment's overview. */
     @SuppressWarnings("unchecked")
-    public Overview overview() {
-        ExperimentSpec spec = store.spec();
+    public synchronized Overview overview() {
+        if (spec == null) {
+            spec = store.spec();
+            objectives = store.objectives();
+            try {
+                config = (Map<String, Object>) org.tunekit.dispatcher.protocol.JsonCodec.parse(spec.toJson(), "the stored config");
+            } catch (org.tunekit.dispatcher.protocol.ProtocolException e) {
+                config = Map.of();
+            }
+        }
         int concurrency = spec.trialConcurrency();
         long max = spec.maxTrialNumber();
         Duration duration = spec.maxExperimentDuration();
@@ -177,39 +189,13 @@ public final class ExperimentReader implements AutoCloseable {
                 return new Object[] {status, started, r.wasNull() ? null : Instant.ofEpochMilli(e)};
             }
         });
-        Map<String, Object> config;
-        try {
-            config = (Map<String, Object>) org.tunekit.dispatcher.protocol.JsonCodec.parse(spec.toJson(), "the stored config");
-        } catch (org.tunekit.dispatcher.protocol.ProtocolException e) {
-            config = Map.of();
-        }
-        return new Overview(store.id(), spec.name(), (String) head[0], heldByRunner(), spec.maximize(), (Instant) head[1], (Instant) head[2],
-                config, spec.searchSpace(), concurrency, max, duration, store.objectives(), tuner);
-    }
-
-    /** Whether a runner holds the experiment's folder now (its lock is taken). */
-    private boolean heldByRunner() {
-        return running(folder);
+        return new Overview(store.id(), spec.name(), (String) head[0], running(folder), spec.maximize(), (Instant) head[1], (Instant) head[2],
+                config, spec.searchSpace(), concurrency, max, duration, objectives, tuner);
     }
 
     /** Whether a runner runs the experiment in {@code folder} now (it holds the folder's lock). */
     public static boolean running(Path folder) {
-        Path lock = folder.resolve(".lock");
-        if (!Files.exists(lock)) {
-            return false;
-        }
-        try (var ch = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.WRITE)) {
-            var l = ch.tryLock();
-            if (l == null) {
-                return true;
-            }
-            l.release();
-            return false;
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            return true; // this very process runs it
-        } catch (IOException e) {
-            return false;
-        }
+        return ExperimentFolders.locked(folder);
     }
 
     /**

@@ -237,7 +237,7 @@ public final class RunCommand implements Callable<Integer> {
         out.println();
         ResultsCommand.print(results, top, out);
         ResultsCommand.writeOutputs(results, folder, out);
-        out.println("Resume or extend: tunekit run --resume " + store.id() + "    Results: tunekit results " + store.id());
+        out.println("Resume or extend: tunekit run --resume " + store.id() + "    Results: tunekit results " + store.id() + "    Dashboard: tunekit view " + store.id());
         out.flush();
         if (outcome == LocalRunner.Outcome.ERROR) {
             err.println("tunekit run: the experiment failed: " + runner.error());
