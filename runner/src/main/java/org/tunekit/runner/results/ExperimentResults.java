@@ -1,7 +1,6 @@
 package org.tunekit.runner.results;
 
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.tunekit.sdk.ClassArguments;
@@ -43,11 +42,9 @@ public record ExperimentResults(String id, String name, boolean maximize, Instan
         return objectives.isEmpty() ? Objectives.none() : Objectives.from(ClassArguments.of(Map.of(Objectives.ARGUMENT, objectives)));
     }
 
-    /** The trials that have a final value, best first. */
+    /** The trials that have a final value, best first, but LOST ones (their parameters ran again): see {@link TrialStatus#ranked}. */
     public List<TrialRecord> ranked() {
-        Comparator<TrialRecord> byValue = Comparator.comparingDouble(TrialRecord::finalValue);
-        return trials.stream().filter(t -> t.finalValue() != null && !t.finalValue().isNaN())
-                .sorted(maximize ? byValue.reversed() : byValue).toList();
+        return Values.ranking(this);
     }
 
     /** The best trial, if any has a final value. */

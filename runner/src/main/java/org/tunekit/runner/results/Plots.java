@@ -115,6 +115,10 @@ final class Plots {
         List<Double> ys = new ArrayList<>();
         double bestSoFar = Double.NaN;
         for (TrialRecord t : withValue) {
+            if (!t.status().ranked()) {
+                // drawn as a point, but its parameters ran again: not a result to reach
+                continue;
+            }
             double v = t.finalValue();
             if (Double.isNaN(bestSoFar) || (r.maximize() ? v > bestSoFar : v < bestSoFar)) {
                 if (!xs.isEmpty()) {
@@ -127,16 +131,18 @@ final class Plots {
             }
         }
         int last = r.trials().stream().mapToInt(TrialRecord::sequence).max().orElse(0);
-        if (last > xs.get(xs.size() - 1)) {
+        if (!xs.isEmpty() && last > xs.get(xs.size() - 1)) {
             xs.add((double) last);
             ys.add(bestSoFar);
         }
-        XYSeries line = chart.addSeries("best so far", xs, ys);
-        line.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
-        line.setMarker(SeriesMarkers.NONE);
-        line.setLineColor(BEST_SO_FAR);
-        line.setLineWidth(1.5f);
-        line.setLineStyle(SeriesLines.SOLID);
+        if (!xs.isEmpty()) {
+            XYSeries line = chart.addSeries("best so far", xs, ys);
+            line.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
+            line.setMarker(SeriesMarkers.NONE);
+            line.setLineColor(BEST_SO_FAR);
+            line.setLineWidth(1.5f);
+            line.setLineStyle(SeriesLines.SOLID);
+        }
 
         Map<Group, List<TrialRecord>> groups = byGroup(withValue);
         groups.forEach((g, trials) -> {
@@ -147,11 +153,13 @@ final class Plots {
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setMarkerColor(withAlpha(g.color, 200));
         });
-        XYSeries b = chart.addSeries("best: trial " + shortId(best), List.of((double) best.sequence()),
-                List.of(best.finalValue()));
-        b.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
-        b.setMarker(SeriesMarkers.DIAMOND);
-        b.setMarkerColor(BEST);
+        if (best != null) {
+            XYSeries b = chart.addSeries("best: trial " + shortId(best), List.of((double) best.sequence()),
+                    List.of(best.finalValue()));
+            b.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
+            b.setMarker(SeriesMarkers.DIAMOND);
+            b.setMarkerColor(BEST);
+        }
 
         int missing = r.trials().size() - withValue.size();
         String caption = "Each point is a trial's final value; the line is the best value reached so far ("
@@ -371,8 +379,9 @@ final class Plots {
         return t.finalValue() != null && Double.isFinite(t.finalValue());
     }
 
+    /** The best ranked trial among those with a finite final value, or {@code null} when none is ranked (all LOST). */
     private static TrialRecord bestFinite(ExperimentResults r, List<TrialRecord> withValue) {
-        return Values.ranking(r).stream().filter(withValue::contains).findFirst().orElse(withValue.get(0));
+        return Values.ranking(r).stream().filter(withValue::contains).findFirst().orElse(null);
     }
 
     /** A trial's job id for a legend: on one line, at most 24 characters. */

@@ -146,6 +146,23 @@ class ReportTest {
     }
 
     @Test
+    void aLostTrialIsNotAmongTheBestTrialsNorTheBestValue() throws IOException {
+        ExperimentResults r = experiment(true, List.of(
+                trial(0, TrialStatus.SUCCEEDED, 0.5, Map.of("lr", 0.1), List.of(0.4), 30),
+                trial(1, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(0.9), 30),
+                trial(2, TrialStatus.SUCCEEDED, 0.7, Map.of("lr", 0.2), List.of(0.6), 30)));
+        String html = write(r);
+        String best = html.substring(html.indexOf("<h2>Best trials</h2>"), html.indexOf("<h2>Plots</h2>"));
+        assertThat(best).contains("T0002", "T0000").doesNotContain("T0001", "0.99");
+        assertThat(html).contains("0.7 (trial T0002").doesNotContain("0.99 (trial T0001");
+        assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-lr");
+        // with only a LOST trial's value there is no best, and the plots still draw
+        String lostOnly = write(experiment(true, List.of(trial(0, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(0.9), 30))));
+        assertThat(lostOnly).contains("<h2>Best trials</h2>\n<p class=\"empty\">No trial has a final value.</p>");
+        assertThat(checkedFigures(lostOnly)).containsExactly("final-values", "intermediate", "parameter-lr");
+    }
+
+    @Test
     void logAxesOnlyForPositiveValuesOverTwoDecadesCrowdingTheLowEnd() {
         assertThat(Plots.logWide(new double[] {1e-5, 3e-4, 1e-3, 2e-3, 1e-1})).isTrue();
         assertThat(Plots.logWide(new double[] {0.004, 0.1, 0.25, 0.3, 0.5})).isFalse();
