@@ -174,9 +174,9 @@ final class ExperimentStore implements AutoCloseable, Journal {
 
     /** The tuner's (or advisor's) {@code objectives} class argument as configured, or empty. */
     @SuppressWarnings("unchecked")
-    synchronized List<Map<String, Object>> objectives() {
+    private static List<Map<String, Object>> objectives(ExperimentSpec spec) {
         for (String kind : List.of("tuner", "advisor")) {
-            if (spec().algorithms().get(kind) instanceof Map<?, ?> entry && entry.get("classArgs") instanceof Map<?, ?> args
+            if (spec.algorithms().get(kind) instanceof Map<?, ?> entry && entry.get("classArgs") instanceof Map<?, ?> args
                     && args.get("objectives") instanceof List<?> list && list.stream().allMatch(o -> o instanceof Map)) {
                 return (List<Map<String, Object>>) list;
             }
@@ -410,7 +410,8 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 }
             }
             db.commit();
-            return new ExperimentResults(id, name, maximize, started, ended, status, trials, objectives());
+            ExperimentSpec spec = spec();
+            return new ExperimentResults(id, name, maximize, started, ended, status, trials, objectives(spec), spec.searchSpace());
         } catch (SQLException e) {
             rollback();
             throw new RunnerException("cannot read the results: " + e.getMessage(), e);

@@ -19,15 +19,24 @@ import java.util.Optional;
  * @param trials    its trials, in order of sequence
  * @param objectives the tuner's {@code objectives} class argument as given (a list of objects with {@code metric},
  *                  {@code mode} and optionally {@code reference}), empty for a single-objective experiment
+ * @param searchSpace the search space's definition as configured (plain JSON values, in the config's order), empty
+ *                  when not known; it tells how a parameter reads ({@code choice}: one of its options)
  */
 public record ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
-                                List<TrialRecord> trials, List<Map<String, Object>> objectives) {
+                                List<TrialRecord> trials, List<Map<String, Object>> objectives, Map<String, Object> searchSpace) {
     public ExperimentResults {
         trials = List.copyOf(trials);
         objectives = objectives == null ? List.of() : List.copyOf(objectives);
+        searchSpace = searchSpace == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(searchSpace));
     }
 
-    /** Results of a single-objective experiment. */
+    /** Results whose search space is not known. */
+    public ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
+                             List<TrialRecord> trials, List<Map<String, Object>> objectives) {
+        this(id, name, maximize, started, ended, status, trials, objectives, Map.of());
+    }
+
+    /** Results of a single-objective experiment whose search space is not known. */
     public ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
                              List<TrialRecord> trials) {
         this(id, name, maximize, started, ended, status, trials, List.of());
