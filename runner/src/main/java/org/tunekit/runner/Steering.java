@@ -30,7 +30,9 @@ import org.tunekit.sdk.space.SearchSpace;
  * <ul>
  *   <li>{@value #LIMITS}: {@code {"trialConcurrency": 4, "maxTrialNumber": 50, "maxExperimentDuration": "2h"}}, any of them
  *       ({@code maxTrialNumber} 0 and {@code maxExperimentDuration} "0" lift the limit);</li>
- *   <li>{@value #ADD_TRIAL}: {@code {"parameters": {...}}}, checked against the search space;</li>
+ *   <li>{@value #ADD_TRIAL}: {@code {"parameters": {...}}}, checked against the search space, and optionally
+ *       {@code "from"}, where they came from ({@code "warmStart[0]"}: a new experiment records its config's
+ *       {@code warmStart} so), for the journal;</li>
  *   <li>{@value #STOP_TRIAL}: {@code {"trialJobId": "aB3xY"}};</li>
  *   <li>{@value #STOP}: {@code {}}, the experiment.</li>
  * </ul>
@@ -138,7 +140,8 @@ final class Steering implements AutoCloseable {
             case LIMITS -> manager.changeLimits(limits(r.payload()));
             case ADD_TRIAL -> {
                 Map<String, Object> parameters = checkParameters(space, payload.get("parameters"));
-                yield manager.addTrial(parameters, "request " + r.id());
+                String from = payload.get("from") instanceof String f && !f.isBlank() ? f + ", request " : "request ";
+                yield manager.addTrial(parameters, from + r.id());
             }
             case STOP_TRIAL -> {
                 if (!(payload.get("trialJobId") instanceof String job) || job.isBlank()) {
@@ -152,6 +155,20 @@ final class Steering implements AutoCloseable {
             }
             default -> throw new IllegalArgumentException("unknown request kind '" + r.kind() + "' (known: limits, add-trial, stop-trial, stop)");
         };
+    }
+
+    /**
+     * The payload of an {@value #ADD_TRIAL} request.
+     *
+     * @param from where the parameters came from, for the journal ({@code warmStart[0]}), or {@code null}
+     */
+    static String addTrialPayload(Map<String, Object> parameters, String from) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("parameters", parameters);
+        if (from != null) {
+            m.put("from", from);
+        }
+        return JsonCodec.write(m);
     }
 
     /** The limits a {@value #LIMITS} payload sets. */
