@@ -146,9 +146,8 @@ final class LocalRunner {
     Outcome run(ExperimentStore store, boolean resume) throws InterruptedException {
         try (Steering steering = new Steering(store, manager, spec.searchSpace(), Clock.systemUTC())) {
             steering.start(resume);
-            Outcome outcome = Outcome.valueOf(manager.run(store, resume).name());
-            steering.poll();
-            return outcome;
+            // the manager's answers are recorded as it gives them; a request it had not taken waits for the next run
+            return Outcome.valueOf(manager.run(store, resume).name());
         } catch (ManagerException e) {
             throw new RunnerException(e.getMessage(), e);
         }

@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.runner.manager.ExperimentManager;
 import org.tunekit.runner.manager.ManagerListener;
 import org.tunekit.runner.manager.ManagerSettings;
@@ -37,8 +40,12 @@ class WarmStartTest {
 
     /** A new experiment of the config with 5 trials, 2 at a time, and the warm start: created, not yet run. */
     private ExperimentStore create() throws Exception {
+        return create(2);
+    }
+
+    private ExperimentStore create(int concurrency) throws Exception {
         Path config = tmp.resolve("config.yml");
-        Files.writeString(config, RunnerFixture.config("sh t.sh", 5, 2, WARM_START));
+        Files.writeString(config, RunnerFixture.config("sh t.sh", 5, concurrency, WARM_START));
         ExperimentSpec spec = ExperimentSpec.load(config);
         assertThat(spec.warmStart()).isEqualTo(SETS);
         return ExperimentStore.create(Files.createDirectories(tmp.resolve("exp")), "exp", spec, Map.of(), Instant.now());
@@ -46,6 +53,12 @@ class WarmStartTest {
 
     /** Runs (or resumes) the stored experiment as tunekit run does, its config as the store keeps it. */
     private static LocalRunner.Outcome run(ExperimentStore store, RecordingTuner tuner, boolean resume) throws Exception {
+        return run(store, tuner, resume, manager -> ManagerListener.SILENT);
+    }
+
+    /** The same, the manager telling a listener made for it. */
+    private static LocalRunner.Outcome run(ExperimentStore store, RecordingTuner tuner, boolean resume,
+                                           Function<ExperimentManager, ManagerListener> listener) throws Exception {
         ExperimentSpec spec = store.spec();
         SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
             @Override
@@ -60,8 +73,29 @@ class WarmStartTest {
         }, 0);
         ManagerSettings settings = new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(), null, null, null,
                 Duration.ZERO);
-        LocalRunner runner = new LocalRunner(spec, new ExperimentManager(settings, trials, tuner::dispatcher, ManagerListener.SILENT,
-                Clock.systemUTC()));
+        ExperimentManager[] manager = new ExperimentManager[1];
+        ManagerListener told = new ManagerListener() {
+            private ManagerListener delegate;
+
+            private ManagerListener delegate() {
+                if (delegate == null) {
+                    delegate = listener.apply(manager[0]);
+                }
+                return delegate;
+            }
+
+            @Override
+            public void trialStarted(String trialJobId, int sequence, Map<String, Object> parameters) {
+                delegate().trialStarted(trialJobId, sequence, parameters);
+            }
+
+            @Override
+            public void trialEnded(String trialJobId, int sequence, TrialStatus status, String message, Duration took) {
+                delegate().trialEnded(trialJobId, sequence, status, message, took);
+            }
+        };
+        manager[0] = new ExperimentManager(settings, trials, tuner::dispatcher, told, Clock.systemUTC());
+        LocalRunner runner = new LocalRunner(spec, manager[0]);
         runner.prepare();
         return runner.run(store, resume);
     }
@@ -106,6 +140,75 @@ class WarmStartTest {
             assertThat(parameters(after)).filteredOn(SETS::contains).hasSize(3);
             assertThat(resumed.calls("generate")).containsExactly("generate 5", "generate 6");
             assertThat(store.requests(null)).hasSize(4).extracting(ExperimentStore.Request::state).containsOnly("DONE");
+        }
+    }
+
+    @Test
+    void aSetsAnswerIsOnDiskBeforeItsTrialStartsSoThatAKilledRunnerDoesNotAddItTwice() throws Exception {
+        try (ExperimentStore store = create()) {
+            List<String> seen = new ArrayList<>();
+            assertThat(run(store, new RecordingTuner(), false, manager -> new ManagerListener() {
+                @Override
+                public void trialStarted(String trialJobId, int sequence, Map<String, Object> parameters) {
+                    // the trial is recorded and started: what a runner killed now would find of its request
+                    for (ExperimentStore.Request r : store.requests(null)) {
+                        if (r.payload().contains(JsonCodec.write(parameters))) {
+                            seen.add(parameters + " " + r.state() + " " + r.answer());
+                        }
+                    }
+                }
+            })).isEqualTo(LocalRunner.Outcome.DONE);
+            assertThat(seen).containsExactly("{x=0.125} DONE parameters 0 added: they run next", "{x=0.25} DONE parameters 1 added: they run next",
+                    "{x=0.375} DONE parameters 2 added: they run next");
+        }
+    }
+
+    @Test
+    void aRunStoppedWhileSetsWaitedForASlotRunsThoseWhenResumedAndNoneTwice() throws Exception {
+        try (ExperimentStore store = create(1)) {
+            // one at a time, stopped (Ctrl-C) as the first ends: the second starts and is cancelled, the third never starts
+            assertThat(run(store, new RecordingTuner(), false, manager -> new ManagerListener() {
+                @Override
+                public void trialEnded(String trialJobId, int sequence, TrialStatus status, String message, Duration took) {
+                    manager.requestStop("interrupted");
+                }
+            })).isEqualTo(LocalRunner.Outcome.STOPPED);
+            List<StoredTrial> before = store.trials();
+            assertThat(parameters(before)).isEqualTo(SETS.subList(0, 2));
+            assertThat(before).extracting(StoredTrial::status).containsExactly(TrialStatus.SUCCEEDED, TrialStatus.USER_CANCELED);
+            assertThat(store.requests(null)).extracting(ExperimentStore.Request::state).containsOnly("DONE");
+
+            RecordingTuner tuner = new RecordingTuner();
+            assertThat(run(store, tuner, true)).isEqualTo(LocalRunner.Outcome.DONE);
+            List<StoredTrial> after = store.trials();
+            assertThat(after).hasSize(5);
+            assertThat(parameters(after.subList(2, 3))).isEqualTo(SETS.subList(2, 3));
+            assertThat(parameters(after.subList(3, 5))).doesNotContainAnyElementsOf(SETS);
+            // under a new parameter id, after the stored ones, which its request's answer now names
+            assertThat(after.get(2).parameterId()).isEqualTo(2L);
+            assertThat(store.requests(null).get(2).answer()).isEqualTo("parameters 2 added: they run next");
+            assertThat(tuner.calls("generate")).containsExactly("generate 3", "generate 4");
+
+            // nothing is left to add: a further resume runs none of them again
+            store.addRequest(Steering.LIMITS, "{\"maxTrialNumber\": 6}", Instant.now());
+            assertThat(run(store, new RecordingTuner(), true)).isEqualTo(LocalRunner.Outcome.DONE);
+            assertThat(parameters(store.trials())).hasSize(6).filteredOn(SETS::contains).hasSize(3);
+        }
+    }
+
+    @Test
+    void aRunnerKilledAfterTheManagerTookTheSetsButBeforeTheyStartedRunsThemWhenResumed() throws Exception {
+        try (ExperimentStore store = create()) {
+            // as a runner killed right after the manager took them: answered, no trial recorded
+            for (ExperimentStore.Request r : store.requests(null)) {
+                store.answerRequest(r.id(), "DONE", "parameters " + (r.id() - 1) + " added: they run next", Instant.now());
+            }
+            RecordingTuner tuner = new RecordingTuner();
+            assertThat(run(store, tuner, true)).isEqualTo(LocalRunner.Outcome.DONE);
+            List<StoredTrial> trials = store.trials();
+            assertThat(trials).hasSize(5);
+            assertThat(parameters(trials.subList(0, 3))).isEqualTo(SETS);
+            assertThat(tuner.calls("generate")).containsExactly("generate 3", "generate 4");
         }
     }
 
