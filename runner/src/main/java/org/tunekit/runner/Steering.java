@@ -87,12 +87,15 @@ final class Steering implements AutoCloseable {
                     } catch (IllegalArgumentException e) {
                         LOG.warn("limits of request {} not applied again: {}", r.id(), e.getMessage());
                     }
-                } else if (r.kind().equals(ADD_TRIAL) && r.answer() != null && ADDED.matcher(r.answer()).matches()) {
+                } else if (r.kind().equals(ADD_TRIAL) && r.answer() != null) {
+                    Matcher added = ADDED.matcher(r.answer());
+                    if (!added.matches()) {
+                        continue;
+                    }
                     if (started == null) {
                         started = store.trials().stream().map(StoredTrial::parameterId).collect(Collectors.toSet());
                     }
-                    Matcher m = ADDED.matcher(r.answer());
-                    if (m.matches() && !started.contains(Long.parseLong(m.group(1)))) {
+                    if (!started.contains(Long.parseLong(added.group(1)))) {
                         // taken, but the runner stopped before its trial started: it runs now, under a new parameter id
                         hand(r, "again: its trial had not started when the runner stopped");
                     }
@@ -142,7 +145,7 @@ final class Steering implements AutoCloseable {
     }
 
     private synchronized void answered(long id, String answer, Throwable failure) {
-        if (!taken.remove(id)) {
+        if (!taken.contains(id)) {
             return; // closed: the request waits for the next run
         }
         try {
@@ -152,8 +155,9 @@ final class Steering implements AutoCloseable {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
                 store.answerRequest(id, "REFUSED", cause.getMessage(), clock.instant());
             }
+            taken.remove(id);
         } catch (RuntimeException e) {
-            // on the manager's thread: the run goes on, and the request is taken again by the next run
+            // on the manager's thread: the run goes on; still taken, the request is not handed again before the next run
             LOG.warn("could not record the answer to request {}: {}", id, e.getMessage());
         }
     }
