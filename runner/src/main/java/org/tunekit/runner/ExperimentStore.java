@@ -185,6 +185,10 @@ final class ExperimentStore implements AutoCloseable, Journal {
     }
 
     /** The tuner's (or advisor's) {@code objectives} class argument as configured, or empty. */
+    synchronized List<Map<String, Object>> objectives() {
+        return objectives(spec());
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> objectives(ExperimentSpec spec) {
         for (String kind : List.of("tuner", "advisor")) {
