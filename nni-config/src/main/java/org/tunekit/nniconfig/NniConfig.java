@@ -163,6 +163,12 @@ public final class NniConfig {
                         + "searchSpaceFile, tuner, trainingService: {platform: local} "
                         + "(https://nni.readthedocs.io/en/stable/reference/experiment_config.html)");
             }
+            if (k instanceof String key && ConfigSchema.normalize(key).equals("warmstart")) {
+                // tunekit run takes it out before this reading; NNI's manager would refuse it as unknown
+                throw new ConfigException(key, "Tunekit's own key (parameter sets run before the tuner's), which tunekit run reads; "
+                        + "NNI's manager has none: leave it out to run under NNI's manager, and add the sets there as "
+                        + "customized trials once the experiment runs");
+            }
         }
         Object type = valueOf(config, "experimentType");
         if (type != null && !"hpo".equals(type)) {

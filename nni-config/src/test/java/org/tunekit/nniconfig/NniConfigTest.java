@@ -323,6 +323,13 @@ class NniConfigTest {
     }
 
     @Test
+    void tunekitRunsWarmStartIsNamedAsTunekitsOwnNotAsAMisspeltKey() {
+        assertRefused(GOOD_REST + "warmStart: [{x: 1}]\n", "warmStart: Tunekit's own key (parameter sets run before the tuner's), "
+                + "which tunekit run reads; NNI's manager has none");
+        assertRefused(GOOD_REST + "warm_start: sets.json\n", "warm_start: Tunekit's own key");
+    }
+
+    @Test
     void wrongTypesAreNamedWithTheirPath() {
         assertRefused(GOOD_REST.replace("tuner: {name: TPE}", "tuner: {name: TPE, classArgs: maximize}"),
                 "tuner.classArgs: must be a mapping, got 'maximize' (a string)");

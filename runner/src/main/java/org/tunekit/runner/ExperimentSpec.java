@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.Load;
@@ -38,6 +39,24 @@ import org.tunekit.sdk.space.SearchSpace;
  * locally), the search space must be one Tunekit's tuners read, and keys that matter only to NNI's
  * manager are kept as warnings.
  *
+ * <p>One top-level key is Tunekit's own, which NNI's config does not have: {@code warmStart}, parameter
+ * sets a new experiment runs first, before the tuner's own, as NNI's customized trials (what {@code
+ * tunekit enqueue} adds to a running experiment). It is a list of mappings of parameter to value, or the
+ * path (relative to the config file's folder) of a JSON or YAML file holding such a list (or one mapping,
+ * as {@code tunekit enqueue} reads it):
+ * <pre>
+ * warmStart:
+ *   - {lr: 0.01, batch_size: 64}
+ *   - {lr: 0.001, batch_size: 128}
+ * </pre>
+ * It is taken out before NNI's reading and spelt as NNI's keys are (case and underscores ignored). Each
+ * set must fit the search space, checked here: a set that does not is refused naming it and its
+ * parameter ({@code warmStart[1]: does not fit the search space: parameter 'lr' (loguniform): 0.5 is not a
+ * possible value ...}); so is a
+ * list longer than {@code maxTrialNumber}, as the sets count towards it. The sets are not part of the
+ * stored config ({@link #toJson}): a new experiment records them as its first {@code add-trial} requests
+ * ({@link Steering}), which a resumed run does not make again.
+ *
  * @param configFile           the file it was read from, or {@code null} when it came from a stored copy
  * @param name                 {@code experimentName}, or {@code null}
  * @param searchSpace          the search space's definition (plain JSON values), already validated
@@ -58,11 +77,16 @@ import org.tunekit.sdk.space.SearchSpace;
  * @param gpus                 the local training service's GPU settings
  * @param trainingService      the training service entry as NNI's reader made it ({@code platform} and its keys); for
  *                             {@code local}, just the platform (its GPU settings are {@code gpus})
+ * @param warmStart            the parameter sets of {@code warmStart}, in order, checked against the search space (plain
+ *                             JSON values); empty without the key, and for a config read back from the store
  */
 record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSpace, String trialCommand, Path trialCodeDirectory,
                       int trialConcurrency, long maxTrialNumber, Duration maxExperimentDuration, Duration maxTrialDuration,
                       Map<String, Object> algorithms, Path workingDirectory, String logLevel, boolean maximize, List<String> warnings,
-                      GpuConfig gpus, Map<String, Object> trainingService) {
+                      GpuConfig gpus, Map<String, Object> trainingService, List<Map<String, Object>> warmStart) {
+
+    /** Tunekit's own top-level key: parameter sets to run first. */
+    static final String WARM_START = "warmStart";
 
     /** Top-level keys of NNI's v2 config that matter only to NNI's manager or its other training services. */
     private static final List<String> IGNORED = List.of("nniManagerIp", "tunerGpuIndices", "sharedStorage");
@@ -79,6 +103,11 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         gpus = gpus == null ? GpuConfig.NONE : gpus;
         trainingService = trainingService == null ? Map.of("platform", "local")
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(trainingService));
+        warmStart = warmStart == null ? List.of() : warmStart.stream().map(p -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> copy = (Map<String, Object>) JsonValues.immutableCopy(p);
+            return copy;
+        }).toList();
     }
 
     /** Where trials run: {@code trainingService.platform}. */
@@ -109,6 +138,8 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
      */
     static ExperimentSpec fromMap(Map<?, ?> raw, Path base, Path configFile) {
         Map<Object, Object> config = new LinkedHashMap<>(raw);
+        // Tunekit's own key, which NNI's reader would refuse as unknown
+        Object warmStart = takeWarmStart(config);
         if (!NniConfig.hasKey(raw, "trainingService")) {
             // NNI requires one; tunekit run has only one place to run trials
             config.put("trainingService", Map.of("platform", "local"));
@@ -196,9 +227,96 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
         if (gpus.trialGpuNumber() == null && gpus.gpuIndices() != null) {
             warnings.add("trainingService.gpuIndices: has no effect without trialGpuNumber (GPUs are not scheduled, trials see every GPU)");
         }
+        List<Map<String, Object>> sets = warmStart(warmStart, base, space, maxTrials);
         return new ExperimentSpec(configFile, nni.experimentName(), space, command.strip(), code, (int) concurrency, maxTrials,
                 maxExperiment, maxTrial, algorithms, workDir, nni.logLevel(), !"minimize".equals(mode), warnings, gpus,
-                local ? Map.of("platform", "local") : service);
+                local ? Map.of("platform", "local") : service, sets);
+    }
+
+    /** Removes {@code warmStart} from the config, in any spelling NNI's keys allow, and returns its value (null without it). */
+    private static Object takeWarmStart(Map<Object, Object> config) {
+        String found = null;
+        Object value = null;
+        for (var it = config.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            if (e.getKey() instanceof String k && k.toLowerCase(Locale.ROOT).replace("_", "").equals("warmstart")) {
+                if (found != null) {
+                    throw new ConfigException(WARM_START + ": given twice, as '" + found + "' and '" + k + "' (case and underscores in keys "
+                            + "are ignored)");
+                }
+                found = k;
+                value = e.getValue();
+                it.remove();
+            }
+        }
+        return value;
+    }
+
+    /**
+     * The parameter sets of {@code warmStart}: a list of mappings, or the path of a file holding one; each checked
+     * against the search space, and no more of them than {@code maxTrialNumber}.
+     */
+    private static List<Map<String, Object>> warmStart(Object value, Path base, Map<String, Object> spaceDefinition, long maxTrials) {
+        if (value == null) {
+            return List.of();
+        }
+        String where = WARM_START;
+        String in = "";
+        List<?> sets;
+        if (value instanceof String file) {
+            Path path;
+            String text;
+            try {
+                String expanded = file.equals("~") || file.startsWith("~/") ? home() + file.substring(1) : file;
+                path = base.resolve(expanded).normalize();
+                text = Files.readString(path, StandardCharsets.UTF_8);
+            } catch (IOException | java.nio.file.InvalidPathException e) {
+                throw new ConfigException(WARM_START + ": cannot read the parameter sets from '" + file + "': " + e.getMessage());
+            }
+            in = " (in " + file + ")";
+            where = WARM_START + in;
+            Object tree;
+            try {
+                tree = parseYaml(text, path.toString());
+            } catch (ConfigException e) {
+                throw new ConfigException(WARM_START + ": " + e.getMessage(), e);
+            }
+            // one set, as tunekit enqueue reads a file
+            sets = tree instanceof Map<?, ?> ? java.util.Collections.singletonList(tree) : tree instanceof List<?> l ? l : null;
+            if (sets == null) {
+                throw new ConfigException(where + ": must hold a list of parameter sets ({\"lr\": 0.01, ...}), got " + kind(tree));
+            }
+        } else if (value instanceof List<?> l) {
+            sets = l;
+        } else {
+            throw new ConfigException(WARM_START + ": must be a list of parameter sets ([{lr: 0.01, batch_size: 64}, ...]) or the path of "
+                    + "a JSON file holding one, got " + kind(value));
+        }
+        if (maxTrials > 0 && sets.size() > maxTrials) {
+            throw new ConfigException(where + ": " + sets.size() + " parameter sets, more than maxTrialNumber (" + maxTrials
+                    + "): each runs as a trial, which counts towards it");
+        }
+        SearchSpace space = SearchSpace.parse(spaceDefinition);
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i++) {
+            String at = WARM_START + "[" + i + "]" + in;
+            if (!(sets.get(i) instanceof Map<?, ?> m) || m.isEmpty()) {
+                throw new ConfigException(at + ": must be a mapping of parameter to value ({lr: 0.01, batch_size: 64}), got "
+                        + (sets.get(i) instanceof Map<?, ?> ? "an empty mapping" : kind(sets.get(i))));
+            }
+            Map<String, Object> set = stringKeys(m, WARM_START + "[" + i + "].");
+            Optional<String> wrong;
+            try {
+                wrong = space.violation(org.tunekit.sdk.Parameters.of(set));
+            } catch (IllegalArgumentException e) {
+                wrong = Optional.of(e.getMessage());
+            }
+            if (wrong.isPresent()) {
+                throw new ConfigException(at + ": does not fit the search space: " + wrong.get());
+            }
+            out.add(set);
+        }
+        return out;
     }
 
     /** The training service: this machine's, or one a {@link TrainingServiceProvider} on the class path serves. */

@@ -67,7 +67,12 @@ final class ExperimentStore implements AutoCloseable, Journal {
         this.schema = schema;
     }
 
-    /** Creates the database of a new experiment. */
+    /**
+     * Creates the database of a new experiment. The parameter sets of the config's {@code warmStart} are
+     * recorded in the same transaction as its first requests, {@code add-trial}s that {@link Steering} hands
+     * to the manager before the tuner's first trial: they are made once, whenever the runner stops, and a
+     * resumed run takes only those it had not answered.
+     */
     static ExperimentStore create(Path dir, String id, ExperimentSpec spec, Map<String, Object> options, Instant now) {
         Path file = dir.resolve(FILE);
         if (Files.exists(file)) {
@@ -101,6 +106,13 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 p.setInt(7, spec.maximize() ? 1 : 0);
                 p.setLong(8, now.toEpochMilli());
                 p.executeUpdate();
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO requests (time_ms, kind, payload) VALUES (?, ?, ?)")) {
+                for (int i = 0; i < spec.warmStart().size(); i++) {
+                    bind(p, now.toEpochMilli(), Steering.ADD_TRIAL, Steering.addTrialPayload(spec.warmStart().get(i),
+                            ExperimentSpec.WARM_START + "[" + i + "]"));
+                    p.executeUpdate();
+                }
             }
             c.commit();
             return new ExperimentStore(c, id, SCHEMA);
@@ -173,10 +185,14 @@ final class ExperimentStore implements AutoCloseable, Journal {
     }
 
     /** The tuner's (or advisor's) {@code objectives} class argument as configured, or empty. */
-    @SuppressWarnings("unchecked")
     synchronized List<Map<String, Object>> objectives() {
+        return objectives(spec());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> objectives(ExperimentSpec spec) {
         for (String kind : List.of("tuner", "advisor")) {
-            if (spec().algorithms().get(kind) instanceof Map<?, ?> entry && entry.get("classArgs") instanceof Map<?, ?> args
+            if (spec.algorithms().get(kind) instanceof Map<?, ?> entry && entry.get("classArgs") instanceof Map<?, ?> args
                     && args.get("objectives") instanceof List<?> list && list.stream().allMatch(o -> o instanceof Map)) {
                 return (List<Map<String, Object>>) list;
             }
@@ -410,7 +426,8 @@ final class ExperimentStore implements AutoCloseable, Journal {
                 }
             }
             db.commit();
-            return new ExperimentResults(id, name, maximize, started, ended, status, trials, objectives());
+            ExperimentSpec spec = spec();
+            return new ExperimentResults(id, name, maximize, started, ended, status, trials, objectives(spec), spec.searchSpace());
         } catch (SQLException e) {
             rollback();
             throw new RunnerException("cannot read the results: " + e.getMessage(), e);

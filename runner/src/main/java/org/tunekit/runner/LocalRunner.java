@@ -64,7 +64,6 @@ final class LocalRunner {
     enum Outcome { DONE, STOPPED, ERROR }
 
     private final ExperimentSpec spec;
-    private final Options options;
     private final ExperimentManager manager;
 
     /**
@@ -72,15 +71,23 @@ final class LocalRunner {
      * @param id        the experiment's id
      */
     LocalRunner(ExperimentSpec spec, Path directory, String id, Options options, Progress progress, Clock clock) {
-        this.spec = spec;
-        this.options = options;
-        ManagerSettings settings = new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(),
-                spec.maxExperimentDuration(), spec.maxTrialDuration(), options.silenceTimeout(), options.stopGrace());
-        this.manager = new ExperimentManager(settings, service(spec, directory, id, options, clock), channel -> {
+        this(spec, new ExperimentManager(settings(spec, options), service(spec, directory, id, options, clock), channel -> {
             AlgorithmCatalog catalog = AlgorithmCatalog.discover(options.plugins());
             DispatcherSettings ds = new DispatcherSettings(false, null, options.includeIntermediateResults(), DISPATCHER_STOP_TIMEOUT);
             return Dispatchers.create(channel, spec.algorithmConfig(), catalog, ds);
-        }, progress, clock);
+        }, progress, clock));
+    }
+
+    /** A runner of the experiment over a manager made elsewhere (the tests' simulated trials and tuners of their own). */
+    LocalRunner(ExperimentSpec spec, ExperimentManager manager) {
+        this.spec = spec;
+        this.manager = manager;
+    }
+
+    /** The manager's limits: the config's, and the runner's options. */
+    static ManagerSettings settings(ExperimentSpec spec, Options options) {
+        return new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(), spec.maxExperimentDuration(),
+                spec.maxTrialDuration(), options.silenceTimeout(), options.stopGrace());
     }
 
     /** This machine's processes, or the service of the config's platform. */
@@ -139,9 +146,8 @@ final class LocalRunner {
     Outcome run(ExperimentStore store, boolean resume) throws InterruptedException {
         try (Steering steering = new Steering(store, manager, spec.searchSpace(), Clock.systemUTC())) {
             steering.start(resume);
-            Outcome outcome = Outcome.valueOf(manager.run(store, resume).name());
-            steering.poll();
-            return outcome;
+            // the manager's answers are recorded as it gives them; a request it had not taken waits for the next run
+            return Outcome.valueOf(manager.run(store, resume).name());
         } catch (ManagerException e) {
             throw new RunnerException(e.getMessage(), e);
         }

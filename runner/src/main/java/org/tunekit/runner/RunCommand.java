@@ -260,6 +260,9 @@ public final class RunCommand implements Callable<Integer> {
         });
         b.append(String.join(", ", parts)).append("; ");
         b.append(e.maxTrialNumber() > 0 ? e.maxTrialNumber() + " trials" : "trials until the tuner has no more");
+        if (!e.warmStart().isEmpty()) {
+            b.append(" (the ").append(e.warmStart().size()).append(" of warmStart first)");
+        }
         b.append(", ").append(e.trialConcurrency()).append(" at a time");
         if (e.maxExperimentDuration() != null) {
             b.append(", at most ").append(LocalRunner.human(e.maxExperimentDuration()));

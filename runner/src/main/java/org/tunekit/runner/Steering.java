@@ -2,18 +2,22 @@ package org.tunekit.runner;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.runner.manager.ExperimentManager;
+import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
 import org.tunekit.sdk.space.SearchSpace;
@@ -22,15 +26,21 @@ import org.tunekit.sdk.space.SearchSpace;
  * Steers a running experiment by the requests people record in its store ({@code tunekit update},
  * {@code tunekit enqueue}, {@code tunekit stop}, the dashboard): a thread reads the waiting ones every
  * {@link #POLL_EVERY} and hands them to the {@link ExperimentManager}, and records its answer (DONE or
- * REFUSED, with what it said) once the manager has taken it. A request made while no runner runs
- * waits for the next one ({@code tunekit run --resume}); limits already changed are kept by a resumed
- * run, which applies them again, in order, before its first trial starts.
+ * REFUSED, with what it said) the moment the manager has taken it, on the manager's thread: an added
+ * trial's answer is on disk before the trial starts. A request made while no runner runs waits for the
+ * next one ({@code tunekit run --resume}); limits already changed are kept by a resumed run, which
+ * applies them again, in order, before its first trial starts, and so are trials added before: one the
+ * manager took (its answer names its parameter id) but had not started when the runner stopped (killed,
+ * or stopped while it waited for a slot) is handed again, so that a warm start or an enqueued trial is
+ * neither lost nor run twice.
  *
  * <p>The kinds, and their JSON payloads:
  * <ul>
  *   <li>{@value #LIMITS}: {@code {"trialConcurrency": 4, "maxTrialNumber": 50, "maxExperimentDuration": "2h"}}, any of them
  *       ({@code maxTrialNumber} 0 and {@code maxExperimentDuration} "0" lift the limit);</li>
- *   <li>{@value #ADD_TRIAL}: {@code {"parameters": {...}}}, checked against the search space;</li>
+ *   <li>{@value #ADD_TRIAL}: {@code {"parameters": {...}}}, checked against the search space, and optionally
+ *       {@code "from"}, where they came from ({@code "warmStart[0]"}: a new experiment records its config's
+ *       {@code warmStart} so), for the journal;</li>
  *   <li>{@value #STOP_TRIAL}: {@code {"trialJobId": "aB3xY"}};</li>
  *   <li>{@value #STOP}: {@code {}}, the experiment.</li>
  * </ul>
@@ -47,8 +57,11 @@ final class Steering implements AutoCloseable {
     private final ExperimentManager manager;
     private final SearchSpace space;
     private final Clock clock;
+    /** What the manager answers when it takes an added trial: "parameters 7 added: they run next". */
+    private static final Pattern ADDED = Pattern.compile("parameters (\\d+) added\\b.*", Pattern.DOTALL);
+
     /** Requests handed to the manager whose answer has not come yet. */
-    private final Map<Long, CompletableFuture<String>> taken = new HashMap<>();
+    private final Set<Long> taken = new HashSet<>();
     private Thread thread;
     private volatile boolean closed;
 
@@ -60,17 +73,31 @@ final class Steering implements AutoCloseable {
     }
 
     /**
-     * Before the run: on resume, the limits changed before, again; then the waiting requests, so that
-     * new limits hold from the first trial. Then starts the thread that takes the later ones.
+     * Before the run: on resume, the limits changed before, again, and the trials added before whose trial
+     * had not started, again, in the order asked; then the waiting requests, so that new limits hold from
+     * the first trial and added trials run before the tuner's. Then starts the thread that takes the later ones.
      */
     void start(boolean resume) {
         if (resume) {
+            Set<Long> started = null;
             for (ExperimentStore.Request r : store.requests("DONE")) {
                 if (r.kind().equals(LIMITS)) {
                     try {
                         manager.changeLimits(limits(r.payload()));
                     } catch (IllegalArgumentException e) {
                         LOG.warn("limits of request {} not applied again: {}", r.id(), e.getMessage());
+                    }
+                } else if (r.kind().equals(ADD_TRIAL) && r.answer() != null) {
+                    Matcher added = ADDED.matcher(r.answer());
+                    if (!added.matches()) {
+                        continue;
+                    }
+                    if (started == null) {
+                        started = store.trials().stream().map(StoredTrial::parameterId).collect(Collectors.toSet());
+                    }
+                    if (!started.contains(Long.parseLong(added.group(1)))) {
+                        // taken, but the runner stopped before its trial started: it runs now, under a new parameter id
+                        hand(r, "again: its trial had not started when the runner stopped");
                     }
                 }
             }
@@ -92,53 +119,62 @@ final class Steering implements AutoCloseable {
         thread.start();
     }
 
-    /** Answers the requests the manager has taken, and hands it the new ones. */
+    /** Hands the manager the requests that wait. */
     synchronized void poll() {
-        for (var it = taken.entrySet().iterator(); it.hasNext(); ) {
-            var e = it.next();
-            if (e.getValue().isDone()) {
-                answer(e.getKey(), e.getValue());
-                it.remove();
-            }
-        }
         for (ExperimentStore.Request r : store.requests("WAITING")) {
-            if (taken.containsKey(r.id())) {
-                continue;
-            }
-            CompletableFuture<String> f;
-            try {
-                f = take(r);
-            } catch (IllegalArgumentException e) {
-                store.answerRequest(r.id(), "REFUSED", e.getMessage(), clock.instant());
-                continue;
-            }
-            if (f.isDone()) {
-                answer(r.id(), f);
-            } else {
-                taken.put(r.id(), f);
+            if (!taken.contains(r.id())) {
+                hand(r, null);
             }
         }
     }
 
-    private void answer(long id, CompletableFuture<String> f) {
+    /**
+     * Hands one request to the manager, and has its answer recorded as soon as the manager gives it: on the
+     * manager's thread, which for an added trial is before the trial starts. One that cannot be taken is refused.
+     */
+    private synchronized void hand(ExperimentStore.Request r, String again) {
+        CompletableFuture<String> f;
         try {
-            store.answerRequest(id, "DONE", f.get(), clock.instant());
-        } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            store.answerRequest(id, "REFUSED", cause.getMessage(), clock.instant());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            f = take(r, again);
+        } catch (IllegalArgumentException e) {
+            store.answerRequest(r.id(), "REFUSED", e.getMessage(), clock.instant());
+            return;
+        }
+        taken.add(r.id());
+        f.whenComplete((answer, failure) -> answered(r.id(), answer, failure));
+    }
+
+    private synchronized void answered(long id, String answer, Throwable failure) {
+        if (!taken.contains(id)) {
+            return; // closed: the request waits for the next run
+        }
+        try {
+            if (failure == null) {
+                store.answerRequest(id, "DONE", answer, clock.instant());
+            } else {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                store.answerRequest(id, "REFUSED", cause.getMessage(), clock.instant());
+            }
+            taken.remove(id);
+        } catch (RuntimeException e) {
+            // on the manager's thread: the run goes on; still taken, the request is not handed again before the next run
+            LOG.warn("could not record the answer to request {}: {}", id, e.getMessage());
         }
     }
 
-    /** Hands one request to the manager; throws {@link IllegalArgumentException} naming what is wrong with it. */
-    private CompletableFuture<String> take(ExperimentStore.Request r) {
+    /**
+     * Hands one request to the manager; throws {@link IllegalArgumentException} naming what is wrong with it.
+     *
+     * @param again why a request answered before is handed again, or {@code null}
+     */
+    private CompletableFuture<String> take(ExperimentStore.Request r, String again) {
         Map<String, Object> payload = object(r.payload());
         return switch (r.kind()) {
             case LIMITS -> manager.changeLimits(limits(r.payload()));
             case ADD_TRIAL -> {
                 Map<String, Object> parameters = checkParameters(space, payload.get("parameters"));
-                yield manager.addTrial(parameters, "request " + r.id());
+                String from = payload.get("from") instanceof String f && !f.isBlank() ? f + ", request " : "request ";
+                yield manager.addTrial(parameters, from + r.id() + (again == null ? "" : " (" + again + ")"));
             }
             case STOP_TRIAL -> {
                 if (!(payload.get("trialJobId") instanceof String job) || job.isBlank()) {
@@ -152,6 +188,20 @@ final class Steering implements AutoCloseable {
             }
             default -> throw new IllegalArgumentException("unknown request kind '" + r.kind() + "' (known: limits, add-trial, stop-trial, stop)");
         };
+    }
+
+    /**
+     * The payload of an {@value #ADD_TRIAL} request.
+     *
+     * @param from where the parameters came from, for the journal ({@code warmStart[0]}), or {@code null}
+     */
+    static String addTrialPayload(Map<String, Object> parameters, String from) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("parameters", parameters);
+        if (from != null) {
+            m.put("from", from);
+        }
+        return JsonCodec.write(m);
     }
 
     /** The limits a {@value #LIMITS} payload sets. */
@@ -224,11 +274,6 @@ final class Steering implements AutoCloseable {
         closed = true;
         if (thread != null) {
             thread.interrupt();
-        }
-        for (var e : taken.entrySet()) {
-            if (e.getValue().isDone()) {
-                answer(e.getKey(), e.getValue());
-            }
         }
         taken.clear();
     }

@@ -157,7 +157,7 @@ public final class SteeringCommands {
             for (int i = 0; i < sets.size(); i++) {
                 try {
                     Map<String, Object> p = Steering.checkParameters(space, sets.get(i));
-                    out.add(Map.entry(Steering.ADD_TRIAL, JsonCodec.write(Map.of("parameters", p))));
+                    out.add(Map.entry(Steering.ADD_TRIAL, Steering.addTrialPayload(p, null)));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(file + (sets.size() > 1 ? " [" + i + "]" : "") + ": " + e.getMessage(), e);
                 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -251,6 +252,61 @@ class ExperimentSpecTest {
         assertThat(s.algorithms()).containsOnlyKeys("advisor");
         assertThat(s.algorithmConfig().advisor().name()).isEqualTo("Hyperband");
         assertThat(ExperimentSpec.fromJson(s.toJson()).algorithms()).containsOnlyKeys("advisor");
+    }
+
+    /** GOOD with an inline search space of two parameters, and the text given after it. */
+    private static String warm(String more) {
+        return GOOD.replace("searchSpaceFile: space.json\n", """
+                searchSpace:
+                  lr: {_type: loguniform, _value: [0.0001, 0.1]}
+                  batch_size: {_type: choice, _value: [16, 32, 64]}
+                """) + more;
+    }
+
+    @Test
+    void warmStartSetsAreReadInOrderCheckedAndLeftOutOfTheStoredConfig() throws Exception {
+        ExperimentSpec s = ExperimentSpec.load(write(warm("""
+                warmStart:
+                  - {lr: 0.01, batch_size: 64}
+                  - {batch_size: 16, lr: 0.001}
+                """)));
+        assertThat(s.warmStart()).containsExactly(Map.of("lr", 0.01, "batch_size", 64L), Map.of("batch_size", 16L, "lr", 0.001));
+        // a new experiment records them apart (as its first requests): a resumed run reads none
+        assertThat(s.toJson()).doesNotContainIgnoringCase("warm");
+        assertThat(ExperimentSpec.fromJson(s.toJson()).warmStart()).isEmpty();
+        assertThat(ExperimentSpec.load(write(warm(""))).warmStart()).isEmpty();
+
+        // spelt as NNI's keys are; a file beside the config holding a list, or one set as tunekit enqueue reads it
+        Files.writeString(tmp.resolve("sets.json"), "[{\"lr\": 0.05, \"batch_size\": 32}, {\"lr\": 0.0002, \"batch_size\": 16}]");
+        assertThat(ExperimentSpec.load(write(warm("warm_start: sets.json\n"))).warmStart())
+                .containsExactly(Map.of("lr", 0.05, "batch_size", 32L), Map.of("lr", 0.0002, "batch_size", 16L));
+        Files.writeString(tmp.resolve("one.json"), "{\"lr\": 0.05, \"batch_size\": 32}");
+        assertThat(ExperimentSpec.load(write(warm("WarmStart: one.json\n"))).warmStart()).containsExactly(Map.of("lr", 0.05, "batch_size", 32L));
+    }
+
+    @Test
+    void aBadWarmStartIsRefusedNamingTheSetAndItsParameter() throws Exception {
+        assertRefused(warm("warmStart:\n  - {lr: 0.01, batch_size: 64}\n  - {lr: 0.5, batch_size: 64}\n"),
+                "warmStart[1]: does not fit the search space: parameter 'lr' (loguniform): 0.5 is not a possible value");
+        assertRefused(warm("warmStart:\n  - {lr: 0.01, batch_size: 48}\n"),
+                "warmStart[0]: does not fit the search space: parameter 'batch_size' (choice): 48 is not a possible value");
+        assertRefused(warm("warmStart:\n  - {lr: 0.01}\n"), "warmStart[0]: does not fit the search space: parameter 'batch_size' is missing");
+        assertRefused(warm("warmStart:\n  - {lr: 0.01, batch_size: 64, momentum: 0.9}\n"),
+                "warmStart[0]: does not fit the search space: 'momentum' is not a parameter of the space");
+        assertRefused(warm("warmStart:\n  - [0.01, 64]\n"), "warmStart[0]: must be a mapping of parameter to value");
+        assertRefused(warm("warmStart:\n  - {}\n"), "warmStart[0]: must be a mapping of parameter to value ({lr: 0.01, batch_size: 64}), "
+                + "got an empty mapping");
+        assertRefused(warm("warmStart: {lr: 0.01, batch_size: 64}\n"), "warmStart: must be a list of parameter sets");
+        assertRefused(warm("warmStart: nosuch.json\n"), "warmStart: cannot read the parameter sets from 'nosuch.json'");
+        Files.writeString(tmp.resolve("sets.json"), "[{\"lr\": 0.01, \"batch_size\": 64}, {\"lr\": 0.01, \"batch_size\": 65}]");
+        assertRefused(warm("warmStart: sets.json\n"), "warmStart[1] (in sets.json): does not fit the search space: parameter 'batch_size'");
+        Files.writeString(tmp.resolve("sets.json"), "7");
+        assertRefused(warm("warmStart: sets.json\n"), "warmStart (in sets.json): must hold a list of parameter sets");
+        // each set runs as a trial, which counts towards maxTrialNumber (10)
+        assertRefused(warm("warmStart:\n" + "  - {lr: 0.01, batch_size: 64}\n".repeat(11)),
+                "warmStart: 11 parameter sets, more than maxTrialNumber (10)");
+        assertRefused(warm("warmStart: [{lr: 0.01, batch_size: 64}]\nwarm_start: []\n"),
+                "warmStart: given twice, as 'warmStart' and 'warm_start'");
     }
 
     private void assertRefused(String config, String message) throws Exception {

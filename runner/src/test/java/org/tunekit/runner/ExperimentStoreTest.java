@@ -46,6 +46,8 @@ class ExperimentStoreTest {
             assertThat(a.framesRead(MetricStream.OUTPUT)).isEqualTo(1);
             assertThat(a.finalValue()).isEqualTo(3.0);
             assertThat(b.fileFrames() + b.outputFrames()).isZero();
+            // the results carry the search space, which tells the report how a parameter reads
+            assertThat(store.results().searchSpace()).isEqualTo(spec().searchSpace());
         }
     }
 

@@ -234,7 +234,8 @@ public final class ExperimentManager {
     /**
      * Adds a trial with the given parameters, to run before the tuner's next ones (NNI's customized
      * trial). It counts towards {@code maxTrialNumber}; the tuner learns its result as an imported one.
-     * The parameters are not checked here: the caller checks them against the search space.
+     * The parameters are not checked here: the caller checks them against the search space. Trials
+     * added before {@link #run} starts (a warm start) run before the tuner's first ones, in the order added.
      *
      * @param note why it was added, for the journal ("added from the dashboard")
      * @return completes with the parameter id it was given ("parameters 7 added: they run next"), or
@@ -297,10 +298,12 @@ public final class ExperimentManager {
             } else {
                 journal.event("start", null, "experiment started", clock.instant());
             }
-            // limits changed before the run hold from its first trial
+            // limits changed before the run hold from its first trial, and trials added before it (a new experiment's
+            // warm start, requests made while no runner ran) run first: the dispatcher hears of them (AD) before it
+            // is asked for its first trials, which fill only the slots and budget they leave
             for (Event e : List.copyOf(events)) {
-                if (e instanceof LimitsChanged c && events.remove(e)) {
-                    handle(c);
+                if ((e instanceof LimitsChanged || e instanceof TrialAdded) && events.remove(e)) {
+                    handle(e);
                 }
             }
             schedule();

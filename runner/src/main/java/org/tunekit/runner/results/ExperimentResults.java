@@ -1,7 +1,6 @@
 package org.tunekit.runner.results;
 
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.tunekit.sdk.ClassArguments;
@@ -20,15 +19,24 @@ import java.util.Optional;
  * @param trials    its trials, in order of sequence
  * @param objectives the tuner's {@code objectives} class argument as given (a list of objects with {@code metric},
  *                  {@code mode} and optionally {@code reference}), empty for a single-objective experiment
+ * @param searchSpace the search space's definition as configured (plain JSON values, in the config's order), empty
+ *                  when not known; it tells how a parameter reads ({@code choice}: one of its options)
  */
 public record ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
-                                List<TrialRecord> trials, List<Map<String, Object>> objectives) {
+                                List<TrialRecord> trials, List<Map<String, Object>> objectives, Map<String, Object> searchSpace) {
     public ExperimentResults {
         trials = List.copyOf(trials);
         objectives = objectives == null ? List.of() : List.copyOf(objectives);
+        searchSpace = searchSpace == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(searchSpace));
     }
 
-    /** Results of a single-objective experiment. */
+    /** Results whose search space is not known. */
+    public ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
+                             List<TrialRecord> trials, List<Map<String, Object>> objectives) {
+        this(id, name, maximize, started, ended, status, trials, objectives, Map.of());
+    }
+
+    /** Results of a single-objective experiment whose search space is not known. */
     public ExperimentResults(String id, String name, boolean maximize, Instant started, Instant ended, String status,
                              List<TrialRecord> trials) {
         this(id, name, maximize, started, ended, status, trials, List.of());
@@ -43,11 +51,9 @@ public record ExperimentResults(String id, String name, boolean maximize, Instan
         return objectives.isEmpty() ? Objectives.none() : Objectives.from(ClassArguments.of(Map.of(Objectives.ARGUMENT, objectives)));
     }
 
-    /** The trials that have a final value, best first. */
+    /** The trials that have a final value, best first, but LOST ones (their parameters ran again): see {@link TrialStatus#ranked}. */
     public List<TrialRecord> ranked() {
-        Comparator<TrialRecord> byValue = Comparator.comparingDouble(TrialRecord::finalValue);
-        return trials.stream().filter(t -> t.finalValue() != null && !t.finalValue().isNaN())
-                .sorted(maximize ? byValue.reversed() : byValue).toList();
+        return Values.ranking(this);
     }
 
     /** The best trial, if any has a final value. */

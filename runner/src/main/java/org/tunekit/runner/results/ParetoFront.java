@@ -11,7 +11,7 @@ import org.tunekit.sdk.objectives.Pareto;
 
 /**
  * The Pareto front of a multi-objective experiment: the trials whose final metric holds a finite
- * value for every objective and that no other such trial dominates, with the hypervolume they
+ * value for every objective (LOST trials aside, as in every ranking) and that no other such trial dominates, with the hypervolume they
  * cover.
  *
  * <p>The reference point takes, for each objective, the {@code reference} the objective gives in the
@@ -46,7 +46,7 @@ public record ParetoFront(List<Objective> objectives, List<TrialRecord> trials, 
         List<double[]> raw = new ArrayList<>();
         int lacking = 0;
         for (TrialRecord t : r.trials()) {
-            if (t.finalMetric() == null) {
+            if (t.finalMetric() == null || !t.status().ranked()) {
                 continue;
             }
             double[] v;

@@ -32,6 +32,9 @@ import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.tunekit.sdk.space.Choice;
+import org.tunekit.sdk.space.Parameter;
+import org.tunekit.sdk.space.SearchSpace;
 
 /**
  * The report's plots, drawn with XChart as PNG images: final value over trials, intermediate curves, and one
@@ -115,6 +118,10 @@ final class Plots {
         List<Double> ys = new ArrayList<>();
         double bestSoFar = Double.NaN;
         for (TrialRecord t : withValue) {
+            if (!t.status().ranked()) {
+                // drawn as a point, but its parameters ran again: not a result to reach
+                continue;
+            }
             double v = t.finalValue();
             if (Double.isNaN(bestSoFar) || (r.maximize() ? v > bestSoFar : v < bestSoFar)) {
                 if (!xs.isEmpty()) {
@@ -127,16 +134,18 @@ final class Plots {
             }
         }
         int last = r.trials().stream().mapToInt(TrialRecord::sequence).max().orElse(0);
-        if (last > xs.get(xs.size() - 1)) {
+        if (!xs.isEmpty() && last > xs.get(xs.size() - 1)) {
             xs.add((double) last);
             ys.add(bestSoFar);
         }
-        XYSeries line = chart.addSeries("best so far", xs, ys);
-        line.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
-        line.setMarker(SeriesMarkers.NONE);
-        line.setLineColor(BEST_SO_FAR);
-        line.setLineWidth(1.5f);
-        line.setLineStyle(SeriesLines.SOLID);
+        if (!xs.isEmpty()) {
+            XYSeries line = chart.addSeries("best so far", xs, ys);
+            line.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
+            line.setMarker(SeriesMarkers.NONE);
+            line.setLineColor(BEST_SO_FAR);
+            line.setLineWidth(1.5f);
+            line.setLineStyle(SeriesLines.SOLID);
+        }
 
         Map<Group, List<TrialRecord>> groups = byGroup(withValue);
         groups.forEach((g, trials) -> {
@@ -147,11 +156,13 @@ final class Plots {
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setMarkerColor(withAlpha(g.color, 200));
         });
-        XYSeries b = chart.addSeries("best: trial " + shortId(best), List.of((double) best.sequence()),
-                List.of(best.finalValue()));
-        b.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
-        b.setMarker(SeriesMarkers.DIAMOND);
-        b.setMarkerColor(BEST);
+        if (best != null) {
+            XYSeries b = chart.addSeries("best: trial " + shortId(best), List.of((double) best.sequence()),
+                    List.of(best.finalValue()));
+            b.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
+            b.setMarker(SeriesMarkers.DIAMOND);
+            b.setMarkerColor(BEST);
+        }
 
         int missing = r.trials().size() - withValue.size();
         String caption = "Each point is a trial's final value; the line is the best value reached so far ("
@@ -296,7 +307,11 @@ final class Plots {
         return Optional.of(plot("intermediate", "Intermediate results", caption, chart));
     }
 
-    /** One small scatter per parameter path: its value (x) against the final value (y). */
+    /**
+     * One small scatter per parameter path: its value (x) against the final value (y). A {@code choice} of the
+     * search space is drawn as categories, one per option in the space's order, whatever its options are (numbers
+     * too: batch sizes 16, 32, 64, 128 are four places, not a line from 16 to 128): see {@link #parameterAxis}.
+     */
     static List<Plot> parameters(ExperimentResults r) {
         List<TrialRecord> withValue = r.trials().stream().filter(Plots::finiteFinal).toList();
         if (withValue.isEmpty()) {
@@ -305,31 +320,18 @@ final class Plots {
         TrialRecord best = bestFinite(r, withValue);
         Map<TrialRecord, Map<List<String>, Object>> flat = new IdentityHashMap<>();
         withValue.forEach(t -> flat.put(t, Values.flatten(t.parameters())));
+        SearchSpace space = space(r);
         List<Plot> plots = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (List<String> path : Values.parameterPaths(withValue)) {
             List<TrialRecord> having = withValue.stream().filter(t -> flat.get(t).get(path) != null).toList();
             List<Object> values = having.stream().map(t -> flat.get(t).get(path)).toList();
-            boolean numeric = values.stream().allMatch(v -> v instanceof Number n && Double.isFinite(n.doubleValue()));
             String name = Values.pathName(path);
-            double[] xs = new double[having.size()];
-            List<String> categories = List.of();
-            CategoryLayout layout = null;
-            if (numeric) {
-                for (int i = 0; i < xs.length; i++) {
-                    xs[i] = ((Number) values.get(i)).doubleValue();
-                }
-            } else {
-                categories = List.copyOf(new TreeSet<>(values.stream().map(Values::compact).toList()));
-                Map<String, Integer> position = new HashMap<>();
-                for (int i = 0; i < categories.size(); i++) {
-                    position.put(categories.get(i), i);
-                }
-                for (int i = 0; i < xs.length; i++) {
-                    xs[i] = position.get(Values.compact(values.get(i))) + jitter(having.get(i).sequence());
-                }
-                layout = CategoryLayout.of(categories, SMALL_WIDTH);
-            }
+            List<Object> options = choiceOptions(space, path);
+            ParameterAxis axis = parameterAxis(values, having.stream().mapToInt(TrialRecord::sequence).toArray(), options);
+            double[] xs = axis.xs();
+            List<String> categories = axis.categories();
+            CategoryLayout layout = categories == null ? null : CategoryLayout.of(categories, SMALL_WIDTH);
             XYChart chart = chart(SMALL_WIDTH, SMALL_HEIGHT + (layout == null ? 0 : layout.extraHeight()),
                     Values.truncate(Values.oneLine(name), 48), null, "final value");
             XYStyler styler = chart.getStyler();
@@ -345,8 +347,8 @@ final class Plots {
                 caption = log ? "log scale" : "";
             } else {
                 layout.apply(chart);
-                caption = categories.size() + (categories.size() == 1 ? " value" : " values")
-                        + ", points spread sideways to be seen";
+                caption = (options != null ? "choice of " + options.size() + (options.size() == 1 ? " option" : " options")
+                        : categories.size() + (categories.size() == 1 ? " value" : " values")) + ", points spread sideways to be seen";
             }
             XYSeries s = chart.addSeries("trials", xs, having.stream().mapToDouble(TrialRecord::finalValue).toArray());
             s.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
@@ -365,14 +367,115 @@ final class Plots {
         return plots;
     }
 
+    /**
+     * Where a parameter's values lie along the x axis of its plot.
+     *
+     * @param categories the categories at positions 0..n-1, in the axis's order, or {@code null} for an axis of numbers
+     * @param xs         each value's position: the number itself, or its category's position spread sideways by
+     *                   {@link #jitter} (within a quarter of a position)
+     */
+    record ParameterAxis(List<String> categories, double[] xs) {
+    }
+
+    /**
+     * The x axis of one parameter. With {@code options} (the parameter is a {@code choice}) it is one category per
+     * option, in the search space's order and labelled with the option (a nested option with its name), numbers
+     * included, then any value the options do not hold; without, the numbers as they are when every value is a
+     * finite number, else the values as categories in the order of their text.
+     *
+     * @param values    the trials' values of the parameter, not {@code null}
+     * @param sequences the trials' sequences, which spread their points sideways on a category axis
+     * @param options   the values of the choice's options, or {@code null} when the parameter is not a choice
+     */
+    static ParameterAxis parameterAxis(List<Object> values, int[] sequences, List<Object> options) {
+        double[] xs = new double[values.size()];
+        if (options == null && values.stream().allMatch(v -> v instanceof Number n && Double.isFinite(n.doubleValue()))) {
+            for (int i = 0; i < xs.length; i++) {
+                xs[i] = ((Number) values.get(i)).doubleValue();
+            }
+            return new ParameterAxis(null, xs);
+        }
+        // as text, as the tables show them: 32 and 32.0 are one option
+        java.util.LinkedHashSet<String> categories = new java.util.LinkedHashSet<>();
+        if (options != null) {
+            options.forEach(o -> categories.add(Values.compact(o)));
+        }
+        categories.addAll(new TreeSet<>(values.stream().map(Values::compact).toList()));
+        List<String> ordered = List.copyOf(categories);
+        Map<String, Integer> position = new HashMap<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            position.put(ordered.get(i), i);
+        }
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = position.get(Values.compact(values.get(i))) + jitter(sequences[i]);
+        }
+        return new ParameterAxis(ordered, xs);
+    }
+
+    /** The experiment's search space, or {@code null} when the results do not hold one it can read. */
+    private static SearchSpace space(ExperimentResults r) {
+        if (r.searchSpace().isEmpty()) {
+            return null;
+        }
+        try {
+            return SearchSpace.parse(r.searchSpace());
+        } catch (RuntimeException e) {
+            // a report is drawn whatever the stored space holds: its parameters then read by their values
+            return null;
+        }
+    }
+
+    /**
+     * The values of the options of the {@code choice} a parameter path names (the {@link Values#flatten flattened}
+     * path: a nested choice's sub-parameter under its name), or {@code null} when the space does not make it a
+     * choice. A sub-parameter that several nested options define is a choice when each defines it as one; its
+     * options are theirs, in order, each once.
+     */
+    static List<Object> choiceOptions(SearchSpace space, List<String> path) {
+        if (space == null) {
+            return null;
+        }
+        List<Parameter> definitions = definitions(space, path);
+        if (definitions.isEmpty() || !definitions.stream().allMatch(p -> p instanceof Choice)) {
+            return null;
+        }
+        List<Object> options = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Parameter p : definitions) {
+            for (Choice.Option o : ((Choice) p).options()) {
+                if (seen.add(Values.compact(o.value()))) {
+                    options.add(o.value());
+                }
+            }
+        }
+        return options;
+    }
+
+    private static List<Parameter> definitions(SearchSpace space, List<String> path) {
+        Parameter p = space.parameter(path.get(0));
+        if (p == null || path.size() == 1) {
+            return p == null ? List.of() : List.of(p);
+        }
+        List<Parameter> out = new ArrayList<>();
+        if (p instanceof Choice c) {
+            for (Choice.Option o : c.options()) {
+                if (o.nested()) {
+                    out.addAll(definitions(o.subspace(), path.subList(1, path.size())));
+                }
+            }
+        }
+        return out;
+    }
+
     // ---- helpers
 
     private static boolean finiteFinal(TrialRecord t) {
         return t.finalValue() != null && Double.isFinite(t.finalValue());
     }
 
+    /** The best ranked trial among those with a finite final value, or {@code null} when none is ranked (all LOST). */
     private static TrialRecord bestFinite(ExperimentResults r, List<TrialRecord> withValue) {
-        return Values.ranking(r).stream().filter(withValue::contains).findFirst().orElse(withValue.get(0));
+        return Values.ranking(r).stream().filter(withValue::contains).findFirst().orElse(null);
     }
 
     /** A trial's job id for a legend: on one line, at most 24 characters. */

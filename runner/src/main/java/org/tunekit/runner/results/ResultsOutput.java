@@ -14,7 +14,8 @@ import java.util.Optional;
  * <p>The text methods are pure functions of the results; numbers in them have at most 6 significant digits.
  * Parameter values that are nested choices (a map with a {@code _name} key and the chosen option's sub-values)
  * show as {@code adam(lr=0.01)}. "Best" follows the experiment's direction ({@link ExperimentResults#maximize()});
- * trials whose final value is missing or NaN are never ranked; equal values rank in order of sequence.
+ * trials whose final value is missing or NaN are never ranked, nor LOST trials (their parameters ran again in a
+ * later trial); equal values rank in order of sequence.
  */
 public final class ResultsOutput {
     private ResultsOutput() {

@@ -19,4 +19,14 @@ public enum TrialStatus {
     public boolean ended() {
         return this != RUNNING;
     }
+
+    /**
+     * True when a final value of a trial in this state is ranked among the results, as NNI ranks every
+     * trial with a final value whatever its state: all but {@link #LOST}, whose parameters ran again in a
+     * later trial that reports its own (the lost one's value would count them twice, or rank a result the
+     * runner could not see to its end).
+     */
+    public boolean ranked() {
+        return this != LOST;
+    }
 }

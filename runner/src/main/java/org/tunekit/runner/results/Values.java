@@ -143,10 +143,15 @@ final class Values {
         return t.finalValue() != null && !t.finalValue().isNaN();
     }
 
-    /** The trials with a final value, best first; equal values in order of sequence. */
+    /** True when the trial is ranked: it has a final value and is in a {@linkplain TrialStatus#ranked ranked} state. */
+    static boolean ranked(TrialRecord t) {
+        return hasFinalValue(t) && t.status().ranked();
+    }
+
+    /** The trials with a final value, best first; equal values in order of sequence; LOST trials left out. */
     static List<TrialRecord> ranking(ExperimentResults r) {
         Comparator<TrialRecord> byValue = Comparator.comparingDouble(TrialRecord::finalValue);
-        return r.trials().stream().filter(Values::hasFinalValue)
+        return r.trials().stream().filter(Values::ranked)
                 .sorted((r.maximize() ? byValue.reversed() : byValue).thenComparingInt(TrialRecord::sequence))
                 .toList();
     }

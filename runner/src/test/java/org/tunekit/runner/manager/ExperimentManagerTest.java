@@ -321,6 +321,47 @@ class ExperimentManagerTest {
         assertThat(trials.ended().stream().mapToInt(SimulatedTrials.Ended::epochs).sum()).isEqualTo(25);
     }
 
+    @Test
+    void trialsAddedBeforeTheRunRunFirstInOrderAndTheTunerLearnsThemBeforeItsFirstSuggestion() throws Exception {
+        // a warm start: three sets for two slots and a budget of five; simulated trials report their x at once
+        RecordingTuner tuner = new RecordingTuner();
+        SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
+            @Override
+            public int epochs() {
+                return 1;
+            }
+
+            @Override
+            public double valueAt(int epoch) {
+                return p.getDouble("x");
+            }
+        }, 0);
+        ExperimentManager m = new ExperimentManager(new ManagerSettings(SPACE, 2, 5, null, null, null, Duration.ZERO), trials,
+                tuner::dispatcher, ManagerListener.SILENT, Clock.systemUTC());
+        m.prepare();
+        List<java.util.concurrent.CompletableFuture<String>> added = List.of(m.addTrial(Map.of("x", 0.125), "warmStart[0]"),
+                m.addTrial(Map.of("x", 0.25), "warmStart[1]"), m.addTrial(Map.of("x", 0.375), "warmStart[2]"));
+        MemoryJournal journal = new MemoryJournal();
+        assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        assertThat(added).extracting(java.util.concurrent.CompletableFuture::join).containsExactly(
+                "parameters 0 added: they run next", "parameters 1 added: they run next", "parameters 2 added: they run next");
+        List<StoredTrial> ran = journal.trials.values().stream().sorted(java.util.Comparator.comparingInt(StoredTrial::sequence)).toList();
+        assertThat(ran).extracting(StoredTrial::parameterId).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(ran.subList(0, 3)).extracting(t -> ExperimentManager.parametersOf(t.parameterRecord()))
+                .containsExactly(Map.of("x", 0.125), Map.of("x", 0.25), Map.of("x", 0.375));
+        assertThat(ran.subList(0, 3)).allSatisfy(t -> assertThat(t.parameterRecord()).contains("\"parameter_source\": \"customized\""));
+        assertThat(ran).allSatisfy(t -> assertThat(t.status()).isEqualTo(TrialStatus.SUCCEEDED));
+        // the tuner is first asked once it knows of them, for the ids after theirs and only for what they leave of the
+        // budget; their results reach it as imported ones (NNI's customized trials), its own as results
+        assertThat(tuner.calls("generate")).containsExactly("generate 3", "generate 4");
+        assertThat(tuner.calls("import")).containsExactly("import {x=0.125} 0.125", "import {x=0.25} 0.25", "import {x=0.375} 0.375");
+        assertThat(tuner.calls("result")).containsExactly("result 3 0.503", "result 4 0.504");
+        assertThat(journal.events).filteredOn(e -> e.startsWith("added:")).containsExactly(
+                "added: parameters 0 {\"x\": 0.125}: warmStart[0]", "added: parameters 1 {\"x\": 0.25}: warmStart[1]",
+                "added: parameters 2 {\"x\": 0.375}: warmStart[2]");
+    }
+
     /** Trials that run until the test lets them end (with their x as the final result). */
     static final class HeldService extends RemoteLikeService {
         final java.util.Set<String> release = java.util.concurrent.ConcurrentHashMap.newKeySet();

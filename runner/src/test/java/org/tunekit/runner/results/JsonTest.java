@@ -30,7 +30,9 @@ class JsonTest {
         TrialRecord ok = new TrialRecord(0, "A1", 3, Map.of("lr", 1e-5, "name", "x"), TrialStatus.SUCCEEDED, 0.25,
                 Map.of("default", 0.25, "loss", 1.5, "epochs", 10L), List.of(0.1, 0.2, 0.25), T0.plusNanos(123456789),
                 T0.plusSeconds(90), 0, null);
-        return new ExperimentResults("exp<1>", "made \"up\"", true, T0, null, "RUNNING", List.of(ok, failed));
+        Map<String, Object> space = Map.of("lr", Map.of("_type", "loguniform", "_value", List.of(1e-5, 0.5)),
+                "layers", Map.of("_type", "choice", "_value", List.of(List.of(64L, 32L), List.of(128L))));
+        return new ExperimentResults("exp<1>", "made \"up\"", true, T0, null, "RUNNING", List.of(ok, failed), List.of(), space);
     }
 
     @Test
@@ -47,7 +49,8 @@ class JsonTest {
         Path file = dir.resolve("experiment.json");
         ResultsOutput.writeJson(finite(), file);
         JsonObject root = JsonParser.parseString(Files.readString(file)).getAsJsonObject();
-        assertThat(root.keySet()).containsExactly("id", "name", "maximize", "started", "ended", "status", "trials", "objectives");
+        assertThat(root.keySet()).containsExactly("id", "name", "maximize", "started", "ended", "status", "trials", "objectives",
+                "searchSpace");
         assertThat(root.get("started").getAsString()).isEqualTo("2026-03-01T10:00:00Z");
         assertThat(root.get("ended").isJsonNull()).isTrue();
         JsonObject trial = root.getAsJsonArray("trials").get(0).getAsJsonObject();

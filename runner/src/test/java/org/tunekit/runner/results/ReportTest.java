@@ -26,6 +26,9 @@ import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.tunekit.sdk.space.SearchSpace;
 
 class ReportTest {
     private static final Clock CLOCK = Clock.fixed(T0.plusSeconds(86_400), ZoneOffset.UTC);
@@ -143,6 +146,86 @@ class ReportTest {
         assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-choice",
                 "parameter-constant", "parameter-empty", "parameter-flag", "parameter-mixed", "parameter-scale");
         assertThat(html).contains("The 20 best of 300 trials with a final value.");
+    }
+
+    @Test
+    void aLostTrialIsNotAmongTheBestTrialsNorTheBestValue() throws IOException {
+        ExperimentResults r = experiment(true, List.of(
+                trial(0, TrialStatus.SUCCEEDED, 0.5, Map.of("lr", 0.1), List.of(0.4), 30),
+                trial(1, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(0.9), 30),
+                trial(2, TrialStatus.SUCCEEDED, 0.7, Map.of("lr", 0.2), List.of(0.6), 30)));
+        String html = write(r);
+        String best = html.substring(html.indexOf("<h2>Best trials</h2>"), html.indexOf("<h2>Plots</h2>"));
+        assertThat(best).contains("T0002", "T0000").doesNotContain("T0001", "0.99");
+        assertThat(html).contains("0.7 (trial T0002").doesNotContain("0.99 (trial T0001");
+        assertThat(checkedFigures(html)).containsExactly("final-values", "intermediate", "parameter-lr");
+        // with only a LOST trial's value there is no best, and the plots still draw
+        String lostOnly = write(experiment(true, List.of(trial(0, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(0.9), 30))));
+        assertThat(lostOnly).contains("<h2>Best trials</h2>\n<p class=\"empty\">No trial has a final value.</p>");
+        assertThat(checkedFigures(lostOnly)).containsExactly("final-values", "intermediate", "parameter-lr");
+    }
+
+    @Test
+    void aChoiceIsDrawnAsItsOptionsInTheSearchSpacesOrderNumbersToo() {
+        Map<String, Object> space = Map.of(
+                "batch_size", Map.of("_type", "choice", "_value", List.of(16L, 32L, 64L, 128L)),
+                "activation", Map.of("_type", "choice", "_value", List.of("tanh", "relu", "gelu")),
+                "lr", Map.of("_type", "loguniform", "_value", List.of(1e-4, 1e-1)),
+                "optimizer", Map.of("_type", "choice", "_value", List.of(
+                        Map.of("_name", "sgd", "momentum", Map.of("_type", "uniform", "_value", List.of(0.5, 0.99))),
+                        Map.of("_name", "adam", "beta1", Map.of("_type", "choice", "_value", List.of(0.9, 0.99))))));
+        List<TrialRecord> trials = List.of(
+                trial(0, 0.61, Map.of("batch_size", 128L, "activation", "relu", "lr", 0.01,
+                        "optimizer", Map.of("_name", "adam", "beta1", 0.99))),
+                trial(1, 0.72, Map.of("batch_size", 16L, "activation", "gelu", "lr", 0.001,
+                        "optimizer", Map.of("_name", "sgd", "momentum", 0.7))),
+                trial(2, 0.55, Map.of("batch_size", 64L, "activation", "relu", "lr", 0.05,
+                        "optimizer", Map.of("_name", "adam", "beta1", 0.9))));
+        ExperimentResults r = new ExperimentResults("e", null, true, T0, null, "DONE", trials, List.of(), space);
+        SearchSpace parsed = SearchSpace.parse(space);
+
+        // numbers of a choice: one category per option, 32 too though no trial took it, each trial at its option's place
+        assertThat(Plots.choiceOptions(parsed, List.of("batch_size"))).containsExactly(16L, 32L, 64L, 128L);
+        Plots.ParameterAxis batch = Plots.parameterAxis(List.of(128L, 16L, 64L), new int[] {0, 1, 2},
+                Plots.choiceOptions(parsed, List.of("batch_size")));
+        assertThat(batch.categories()).containsExactly("16", "32", "64", "128");
+        assertThat(batch.xs()).hasSize(3);
+        assertThat(batch.xs()[0]).isCloseTo(3, org.assertj.core.data.Offset.offset(0.25));
+        assertThat(batch.xs()[1]).isCloseTo(0, org.assertj.core.data.Offset.offset(0.25));
+        assertThat(batch.xs()[2]).isCloseTo(2, org.assertj.core.data.Offset.offset(0.25));
+        // the tick labels the chart gets: the options at the whole positions, nothing between them
+        XYChart chart = new XYChartBuilder().build();
+        Plots.CategoryLayout.of(batch.categories(), Plots.SMALL_WIDTH).apply(chart);
+        Function<Double, String> ticks = chart.getStyler().getxAxisTickLabelsFormattingFunction();
+        assertThat(List.of(0.0, 1.0, 2.0, 3.0)).extracting(ticks::apply).containsExactly("16", "32", "64", "128");
+        assertThat(ticks.apply(1.5)).isBlank();
+        assertThat(chart.getStyler().getXAxisMin()).isEqualTo(-0.5);
+        assertThat(chart.getStyler().getXAxisMax()).isEqualTo(3.5);
+
+        // strings in the space's order, not sorted; a nested choice's name and a choice under it likewise
+        assertThat(Plots.parameterAxis(List.of("relu", "gelu"), new int[] {0, 1},
+                Plots.choiceOptions(parsed, List.of("activation"))).categories()).containsExactly("tanh", "relu", "gelu");
+        assertThat(Plots.choiceOptions(parsed, List.of("optimizer"))).containsExactly("sgd", "adam");
+        assertThat(Plots.choiceOptions(parsed, List.of("optimizer", "beta1"))).containsExactly(0.9, 0.99);
+        // what is not a choice stays an axis of numbers
+        assertThat(Plots.choiceOptions(parsed, List.of("optimizer", "momentum"))).isNull();
+        assertThat(Plots.choiceOptions(parsed, List.of("lr"))).isNull();
+        Plots.ParameterAxis lr = Plots.parameterAxis(List.of(0.01, 0.001), new int[] {0, 1}, null);
+        assertThat(lr.categories()).isNull();
+        assertThat(lr.xs()).containsExactly(0.01, 0.001);
+        // without the search space numbers read as numbers, as before
+        assertThat(Plots.choiceOptions(null, List.of("batch_size"))).isNull();
+
+        // and the report's plots are drawn so
+        Map<String, String> captions = new java.util.HashMap<>();
+        Plots.parameters(r).forEach(p -> captions.put(p.id(), p.caption()));
+        assertThat(captions).containsEntry("parameter-batch_size", "choice of 4 options, points spread sideways to be seen")
+                .containsEntry("parameter-activation", "choice of 3 options, points spread sideways to be seen")
+                .containsEntry("parameter-optimizer.beta1", "choice of 2 options, points spread sideways to be seen")
+                .containsEntry("parameter-optimizer.momentum", "");
+        Plots.parameters(new ExperimentResults("e", null, true, T0, null, "DONE", trials))
+                .forEach(p -> captions.put(p.id(), p.caption()));
+        assertThat(captions).containsEntry("parameter-batch_size", "");
     }
 
     @Test

@@ -100,7 +100,21 @@ final class SampleExperiment {
                     curve, begun, ended, exit, message));
         }
         return new ExperimentResults("k3xq7w9a", "cifar10 <small> net & friends", true, start, clock, "STOPPED",
-                records);
+                records, List.of(), space());
+    }
+
+    /** The search space the trials were drawn from. */
+    private static Map<String, Object> space() {
+        Map<String, Object> space = new LinkedHashMap<>();
+        space.put("learning_rate", Map.of("_type", "loguniform", "_value", List.of(1e-5, 0.1)));
+        space.put("batch_size", Map.of("_type", "choice", "_value", List.of(16L, 32L, 64L, 128L)));
+        space.put("dropout", Map.of("_type", "uniform", "_value", List.of(0.0, 0.5)));
+        space.put("activation", Map.of("_type", "choice", "_value", List.of("relu", "tanh", "gelu")));
+        space.put("optimizer", Map.of("_type", "choice", "_value", List.of(
+                Map.of("_name", "adam", "beta1", Map.of("_type", "uniform", "_value", List.of(0.85, 0.99))),
+                Map.of("_name", "sgd", "momentum", Map.of("_type", "uniform", "_value", List.of(0.5, 0.99))),
+                Map.of("_name", "rmsprop"))));
+        return space;
     }
 
     private static String jobId(Random rnd) {

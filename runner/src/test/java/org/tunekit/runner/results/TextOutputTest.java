@@ -116,6 +116,26 @@ class TextOutputTest {
     }
 
     @Test
+    void aLostTrialIsNotRankedEvenWithTheBestFinalValue() {
+        // its parameters ran again as trial 2, which reports its own value
+        ExperimentResults r = experiment(true, List.of(
+                trial(0, 0.5, Map.of("lr", 0.1)),
+                trial(1, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(), 60),
+                trial(2, 0.7, Map.of("lr", 0.2)),
+                trial(3, TrialStatus.EARLY_STOPPED, 0.6, Map.of("lr", 0.3), List.of(), 10)));
+        assertThat(Values.ranking(r)).extracting(TrialRecord::trialJobId).containsExactly("T0002", "T0003", "T0000");
+        assertThat(r.ranked()).extracting(TrialRecord::trialJobId).containsExactly("T0002", "T0003", "T0000");
+        assertThat(r.best()).get().extracting(TrialRecord::trialJobId).isEqualTo("T0002");
+        assertThat(ResultsOutput.bestTable(r, 10, 200)).doesNotContain("T0001", "LOST").contains("1  T0002");
+        assertThat(ResultsOutput.bestParameters(r)).isEqualTo("lr  0.2");
+        assertThat(ResultsOutput.summaryLine(r, Clock.fixed(T0, ZoneOffset.UTC))).contains("best 0.7 (trial T0002)");
+        // a LOST trial alone: nothing is ranked
+        ExperimentResults lostOnly = experiment(true, List.of(trial(0, TrialStatus.LOST, 0.99, Map.of("lr", 0.2), List.of(), 60)));
+        assertThat(ResultsOutput.bestTable(lostOnly, 10, 200)).isEqualTo("No trial has a final value.");
+        assertThat(lostOnly.best()).isEmpty();
+    }
+
+    @Test
     void bestParametersIndentNestedValues() {
         ExperimentResults r = experiment(false, List.of(trial(0, 0.1, Map.of("batch_size", 32L,
                 "optimizer", Map.of("_name", "adam", "lr", 0.001, "schedule", Map.of("_name", "cosine", "t", 10L)),
