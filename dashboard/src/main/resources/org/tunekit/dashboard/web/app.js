@@ -282,7 +282,7 @@ async function intermediateCurves(c, note) {
   const recent = withSteps.slice(-150);
   const best = withSteps.filter(ranked).sort((a, b) => (better(a.value, b.value) ? -1 : 1)).slice(0, 50);
   const shown = [...new Map([...best, ...recent].map(t => [t.job, t])).values()];
-  if (!shown.length) { c.setOption({ title: { text: 'No intermediate results yet', left: 'center', top: 'middle', textStyle: { color: '#6b7480', fontSize: 14 } } }, true); return; }
+  if (!shown.length) { c.setOption({ title: { text: S.overview.running ? 'No intermediate results yet' : 'No trial reported intermediate results', left: 'center', top: 'middle', textStyle: { color: '#6b7480', fontSize: 14 } } }, true); return; }
   const d = await getJson('/api/experiments/' + encodeURIComponent(S.id) + '/intermediate?jobs=' + shown.map(t => encodeURIComponent(t.job)).join(','));
   const series = shown.filter(t => d.curves[t.job]).map(t => {
     const stopped = t.status === 'EARLY_STOPPED';
@@ -325,7 +325,7 @@ function parallel(c, onBrush) {
     animation: false,
     parallelAxis: axes,
     parallel: { left: 60, right: 90, top: 40, bottom: 30, parallelAxisDefault: { nameLocation: 'end', nameGap: 12, axisLabel: { hideOverlap: true } } },
-    visualMap: values.length ? { show: true, min: Math.min(...values), max: Math.max(...values), dimension: names.length, right: 0, top: 'middle', calculable: true,
+    visualMap: values.length ? { show: true, min: Math.min(...values), max: Math.max(...values), dimension: names.length, right: 0, top: 'middle', calculable: true, formatter: v => fmt(v),
       inRange: { color: S.overview.maximize ? ['#cbd5e1', '#1d4ed8'] : ['#1d4ed8', '#cbd5e1'] }, text: ['value', ''] } : undefined,
     series: [{ type: 'parallel', lineStyle: { width: 1, opacity: 0.55 }, data, progressive: 1000, inactiveOpacity: 0.04, activeOpacity: 0.9 }],
   }, true);
@@ -448,7 +448,7 @@ function overviewPage(main) {
   const config = h('div');
   main.append(cards, h('div', { class: 'grid2' },
     h('div', { class: 'panel' }, h('h2', {}, 'Value over trials'), chartEl),
-    h('div', { class: 'panel' }, h('h2', {}, multi() ? 'Pareto front' : 'Best trial'), best)),
+    h('div', { class: 'panel' }, h('h2', { id: 'best-title' }, 'Best trial'), best)),
   h('div', { class: 'grid2' }, h('div', { class: 'panel' }, h('h2', {}, 'Steer'), controls), h('div', { class: 'panel' }, h('h2', {}, 'Config and search space'), config)));
   const c = chart(chartEl);
   let controlsBuilt = false;
@@ -473,6 +473,7 @@ function overviewPage(main) {
         card('Time left', estimateLeft(o, trials, elapsed), o.maxExperimentDuration ? 'limit ' + duration(o.maxExperimentDuration * 1000) : 'no time limit'),
         card('Tuner', o.tuner || '—', o.trialConcurrency + ' at a time; ' + (o.maximize ? 'maximising' : 'minimising')));
       valueOverTrials(c);
+      main.querySelector('#best-title').textContent = multi() ? 'Pareto front' : 'Best trial';
       best.replaceChildren(multi() ? frontTable() : bestTable(b));
       if (!controlsBuilt) { controls.replaceChildren(...steerControls(o)); controlsBuilt = true; }
       if (!configShown) {
@@ -764,6 +765,15 @@ function trialPage(main, job) {
 // ---------- charts ----------
 
 function chartsPage(main) {
+  let built = null;
+  return { render(changed) {
+    tabs('charts');
+    if (!built) built = buildCharts(main);
+    built.render(changed);
+  } };
+}
+
+function buildCharts(main) {
   const mk = (title, cls, id, extra) => {
     const el = h('div', { class: 'chart ' + (cls || ''), id });
     const note = h('div', { class: 'legend-note' });
@@ -771,12 +781,6 @@ function chartsPage(main) {
     return { el, note };
   };
   main.append(h('div', { class: 'grid2', id: 'charts' }));
-  const v = mk('Value over trials', '', 'chart-value');
-  const im = mk('Intermediate results', '', 'chart-intermediate');
-  const brushNote = h('span', { class: 'muted' });
-  const par = mk('Parallel coordinates (drag along an axis to select)', 'tall', 'chart-parallel', brushNote);
-  const imp = mk('Hyperparameter importance', '', 'chart-importance');
-  const du = mk('Durations', '', 'chart-durations');
   let paretoChart = null;
   let pick = null;
   if (multi()) {
@@ -788,6 +792,12 @@ function chartsPage(main) {
     paretoChart = chart(p.el);
     sx.onchange = sy.onchange = () => pareto(paretoChart, ...pick());
   }
+  const v = mk(multi() ? 'Value over trials (' + (S.overview.objectives[0].metric || 'first objective') + ')' : 'Value over trials', '', 'chart-value');
+  const im = mk('Intermediate results', '', 'chart-intermediate');
+  const brushNote = h('span', { class: 'muted' });
+  const par = mk('Parallel coordinates (drag along an axis to select)', 'tall', 'chart-parallel', brushNote);
+  const imp = mk('Hyperparameter importance', '', 'chart-importance');
+  const du = mk('Durations', '', 'chart-durations');
   const sliceBox = h('div', { class: 'grid2', id: 'slices' });
   main.append(h('h2', { style: 'margin-top:0.5em' }, 'Slices: value against each parameter'), sliceBox);
   const cv = chart(v.el), ci = chart(im.el), cp = chart(par.el), cimp = chart(imp.el), cd = chart(du.el);
@@ -807,7 +817,6 @@ function chartsPage(main) {
     slices(sliceBox);
   }
   return { render(changed) {
-    tabs('charts');
     // redrawing every chart costs: at most every 3 s while trials keep coming
     if (!changed || Date.now() - last > 3000) { clearTimeout(timer); draw(); } else if (!timer) timer = setTimeout(() => { timer = null; draw(); }, 3000);
   } };
