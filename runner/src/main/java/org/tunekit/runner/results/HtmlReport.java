@@ -32,11 +32,37 @@ final class HtmlReport {
             .grid { display: flex; flex-wrap: wrap; gap: 0.5em 1em; }
             .grid figure { margin: 0; width: 400px; max-width: 100%; }
             .empty { color: #777; font-style: italic; }
+            table.importance td:last-child { width: 320px; }
+            table.importance .bar { height: 0.8em; background: #2563eb; border-radius: 2px; }
             details { margin-top: 1.6em; }
             summary { cursor: pointer; font-size: 1.2em; font-weight: bold; }
             """;
 
     private HtmlReport() {
+    }
+
+    /** Fewer succeeded trials than this tell nothing of which parameters matter (as the dashboard). */
+    static final int IMPORTANCE_AT_LEAST = 8;
+
+    /** Each parameter's importance to the final value, fANOVA as the dashboard computes it, as bars. */
+    private static void importance(StringBuilder h, ExperimentResults r) {
+        h.append("<h2>Hyperparameter importance</h2>\n");
+        long succeeded = r.trials().stream().filter(t -> t.status() == TrialStatus.SUCCEEDED && t.finalValue() != null
+                && Double.isFinite(t.finalValue())).count();
+        Map<String, Double> importance = succeeded < IMPORTANCE_AT_LEAST ? Map.of()
+                : Importance.of(r, r.searchSpace().isEmpty() ? null : r.searchSpace(), 0);
+        if (importance.isEmpty()) {
+            h.append("<p class=\"empty\">Needs at least ").append(IMPORTANCE_AT_LEAST)
+                    .append(" succeeded trials whose values differ.</p>\n");
+            return;
+        }
+        h.append("<p>fANOVA over a random forest of the ").append(succeeded)
+                .append(" succeeded trials: the share of the final value's variance each parameter explains alone.</p>\n");
+        h.append("<table class=\"importance\">\n");
+        importance.forEach((name, v) -> h.append("<tr><th>").append(esc(name)).append("</th><td class=\"num\">")
+                .append(String.format(java.util.Locale.ROOT, "%.3f", v)).append("</td><td><div class=\"bar\" style=\"width:")
+                .append(String.format(java.util.Locale.ROOT, "%.1f", 100 * v)).append("%\"></div></td></tr>\n"));
+        h.append("</table>\n");
     }
 
     static String render(ExperimentResults r, Clock clock) {
@@ -94,6 +120,8 @@ final class HtmlReport {
         if (inGrid) {
             h.append("</div>\n");
         }
+
+        importance(h, r);
 
         h.append("<details>\n<summary>All trials (").append(r.trials().size()).append(")</summary>\n");
         if (r.trials().isEmpty()) {

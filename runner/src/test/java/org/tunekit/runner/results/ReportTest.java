@@ -262,4 +262,29 @@ class ReportTest {
             }
         }
     }
+
+    @Test
+    void ranksTheParametersByImportanceOnceEnoughTrialsSucceeded() throws IOException {
+        List<TrialRecord> few = new ArrayList<>();
+        List<TrialRecord> many = new ArrayList<>();
+        java.util.Random random = new java.util.Random(4);
+        for (int i = 0; i < 60; i++) {
+            double x = random.nextDouble();
+            double y = random.nextDouble();
+            TrialRecord t = trial(i, 10 * x + 0.1 * y, Map.of("x", x, "y", y));
+            many.add(t);
+            if (i < 5) {
+                few.add(t);
+            }
+        }
+        assertThat(write(experiment(false, few))).contains("<h2>Hyperparameter importance</h2>").contains("Needs at least 8 succeeded trials");
+        String html = write(experiment(false, many));
+        int x = html.indexOf("<tr><th>x</th>");
+        int y = html.indexOf("<tr><th>y</th>");
+        assertThat(x).isPositive();
+        assertThat(y).isGreaterThan(x);
+        Matcher share = Pattern.compile("<tr><th>x</th><td class=\"num\">([0-9.]+)</td>").matcher(html);
+        assertThat(share.find()).isTrue();
+        assertThat(Double.parseDouble(share.group(1))).isGreaterThan(0.95);
+    }
 }
