@@ -22,11 +22,17 @@ final class ExperimentFeed implements AutoCloseable {
     static final Duration LOOK_EVERY = Duration.ofMillis(400);
     /** The overview is read again this often even when the store did not change: its runner may have gone. */
     private static final Duration OVERVIEW_EVERY = Duration.ofSeconds(3);
+    /**
+     * Between two changes only the new trials and those that had not ended are read again; every trial is,
+     * this often, in case an ended one changed (a metric read late from a machine that came back).
+     */
+    private static final Duration ALL_EVERY = Duration.ofSeconds(30);
 
     private final ExperimentReader reader;
     private long lookedAt = Long.MIN_VALUE;
     private long overviewAt = Long.MIN_VALUE;
     private long changeCount = Long.MIN_VALUE;
+    private long allAt = Long.MIN_VALUE;
     private long revision;
     private ExperimentReader.Overview overview;
     private long overviewRevision;
@@ -106,7 +112,22 @@ final class ExperimentFeed implements AutoCloseable {
         changeCount = count;
         long next = revision + 1;
         boolean any = false;
-        for (ExperimentReader.Trial t : reader.trials()) {
+        List<ExperimentReader.Trial> read;
+        if (trials.isEmpty() || now - allAt > ALL_EVERY.toNanos()) {
+            allAt = now;
+            read = reader.trials();
+        } else {
+            int seen = -1;
+            List<String> open = new ArrayList<>();
+            for (Stamped s : trials.values()) {
+                seen = Math.max(seen, s.trial.sequence());
+                if (!s.trial.status().ended()) {
+                    open.add(s.trial.jobId());
+                }
+            }
+            read = reader.trials(seen, open);
+        }
+        for (ExperimentReader.Trial t : read) {
             Stamped old = trials.get(t.jobId());
             if (old == null || !old.trial.equals(t)) {
                 trials.put(t.jobId(), new Stamped(t, next));

@@ -154,6 +154,15 @@ class DashboardTest {
         assertThat(changed.get(0).getAsJsonObject().get("job").getAsString()).isEqualTo("job2");
         assertThat(changed.get(0).getAsJsonObject().get("status").getAsString()).isEqualTo("SUCCEEDED");
         assertThat(next.has("overview")).isFalse();
+
+        // between changes only new trials and those still running are read again: a new one comes, the ended ones do not
+        exp.started(3, "job3", params(0.9, 16, 0.001), T0.plusSeconds(30));
+        JsonObject third = awaitChange(next.get("revision").getAsLong());
+        assertThat(third.getAsJsonArray("trials")).hasSize(1);
+        assertThat(third.getAsJsonArray("trials").get(0).getAsJsonObject().get("job").getAsString()).isEqualTo("job3");
+        JsonObject all = json(get("/api/experiments/exp1/state?revision=0"));
+        assertThat(all.getAsJsonArray("trials")).extracting(t -> t.getAsJsonObject().get("job").getAsString())
+                .containsExactly("job0", "job1", "job2", "job3");
     }
 
     private JsonObject awaitChange(long revision) throws Exception {

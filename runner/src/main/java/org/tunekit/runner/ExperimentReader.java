@@ -223,38 +223,62 @@ public final class ExperimentReader implements AutoCloseable {
 
     /** Every trial, in order of sequence. */
     public List<Trial> trials() {
+        return trials(-1, List.of());
+    }
+
+    /**
+     * The trials whose sequence is above {@code afterSequence} and those of {@code alsoJobs}, in order of
+     * sequence: what a reader that has seen the others, and knows which of them may still change (the
+     * running ones), reads again.
+     */
+    public List<Trial> trials(int afterSequence, java.util.Collection<String> alsoJobs) {
+        String which = "sequence > ?" + (alsoJobs.isEmpty() ? "" : " OR job_id IN (" + String.join(", ", java.util.Collections.nCopies(alsoJobs.size(), "?")) + ")");
         return store.read(s -> {
             Map<String, Object[]> last = new HashMap<>();
-            try (Statement q = s.createStatement(); ResultSet r = q.executeQuery(
-                    "SELECT job_id, COUNT(*), MAX(sequence), value_number FROM metrics WHERE type = 'PERIODICAL' GROUP BY job_id")) {
-                while (r.next()) {
-                    double v = r.getDouble(4);
-                    last.put(r.getString(1), new Object[] {r.getInt(2), r.wasNull() ? null : v});
+            try (var q = s.prepareStatement("SELECT job_id, COUNT(*), MAX(sequence), value_number FROM metrics WHERE type = 'PERIODICAL'"
+                    + " AND job_id IN (SELECT job_id FROM trials WHERE " + which + ") GROUP BY job_id")) {
+                bindWhich(q, afterSequence, alsoJobs);
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        double v = r.getDouble(4);
+                        last.put(r.getString(1), new Object[] {r.getInt(2), r.wasNull() ? null : v});
+                    }
                 }
             }
             boolean placed = store.schema() >= 2;
             List<Trial> out = new ArrayList<>();
-            try (Statement q = s.createStatement(); ResultSet r = q.executeQuery("SELECT sequence, job_id, parameter_id, parameter_record, status,"
+            try (var q = s.prepareStatement("SELECT sequence, job_id, parameter_id, parameter_record, status,"
                     + " final_metric, final_value, started_ms, ended_ms, exit_code, message, " + (placed ? "machine, gpus" : "NULL, NULL")
-                    + " FROM trials ORDER BY sequence")) {
-                while (r.next()) {
-                    String job = r.getString(2);
-                    String finalText = r.getString(6);
-                    double fv = r.getDouble(7);
-                    Double value = r.wasNull() ? null : fv;
-                    long endMs = r.getLong(9);
-                    Instant end = r.wasNull() ? null : Instant.ofEpochMilli(endMs);
-                    int exit = r.getInt(10);
-                    Integer exitCode = r.wasNull() ? null : exit;
-                    Object[] l = last.getOrDefault(job, new Object[] {0, null});
-                    out.add(new Trial(r.getInt(1), job, r.getLong(3), ExperimentManager.parametersOf(r.getString(4)),
-                            TrialStatus.valueOf(r.getString(5)), value, finalText == null ? null : ExperimentStore.metricOf(finalText),
-                            Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11), r.getString(12), ExperimentStore.gpus(r.getString(13)),
-                            (Integer) l[0], (Double) l[1]));
+                    + " FROM trials WHERE " + which + " ORDER BY sequence")) {
+                bindWhich(q, afterSequence, alsoJobs);
+                try (ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        String job = r.getString(2);
+                        String finalText = r.getString(6);
+                        double fv = r.getDouble(7);
+                        Double value = r.wasNull() ? null : fv;
+                        long endMs = r.getLong(9);
+                        Instant end = r.wasNull() ? null : Instant.ofEpochMilli(endMs);
+                        int exit = r.getInt(10);
+                        Integer exitCode = r.wasNull() ? null : exit;
+                        Object[] l = last.getOrDefault(job, new Object[] {0, null});
+                        out.add(new Trial(r.getInt(1), job, r.getLong(3), ExperimentManager.parametersOf(r.getString(4)),
+                                TrialStatus.valueOf(r.getString(5)), value, finalText == null ? null : ExperimentStore.metricOf(finalText),
+                                Instant.ofEpochMilli(r.getLong(8)), end, exitCode, r.getString(11), r.getString(12),
+                                ExperimentStore.gpus(r.getString(13)), (Integer) l[0], (Double) l[1]));
+                    }
                 }
             }
             return out;
         });
+    }
+
+    private static void bindWhich(java.sql.PreparedStatement q, int afterSequence, java.util.Collection<String> jobs) throws SQLException {
+        q.setInt(1, afterSequence);
+        int i = 2;
+        for (String j : jobs) {
+            q.setString(i++, j);
+        }
     }
 
     /**
