@@ -34,7 +34,10 @@ public final class Dashboard implements AutoCloseable {
     /** How many ports after the one asked for are tried when it is busy. */
     static final int PORTS_TRIED = 100;
     private static final String WEB = "/org/tunekit/dashboard/web/";
-    private static final String ECHARTS = "/META-INF/resources/webjars/echarts/" + echartsVersion() + "/dist/echarts.min.js";
+    private static final String ECHARTS_VERSION = echartsVersion();
+    private static final String ECHARTS = "/META-INF/resources/webjars/echarts/" + ECHARTS_VERSION + "/dist/echarts.min.js";
+    /** The chart library's address names its version, so a browser keeps it as long as it likes. */
+    private static final String ECHARTS_PATH = "/vendor/echarts-" + ECHARTS_VERSION + ".min.js";
 
     static {
         // the JDK server's own limits, unless the user set them: a request must arrive within 30 s, and idle connections go after 60 s
@@ -59,6 +62,8 @@ public final class Dashboard implements AutoCloseable {
     private final Api api;
     private final String address;
     private final Map<String, byte[]> resources = new ConcurrentHashMap<>();
+    /** The jar's files compressed, by their array (identity: arrays do not override equals). */
+    private final Map<byte[], byte[]> gzipped = new ConcurrentHashMap<>();
 
     private Dashboard(HttpServer server, ExecutorService threads, Access access, Api api, String address) {
         this.server = server;
@@ -152,11 +157,15 @@ public final class Dashboard implements AutoCloseable {
                 send(x, 405, "text/plain; charset=utf-8", "only GET here".getBytes(StandardCharsets.UTF_8));
                 return;
             }
+            if (path.equals(ECHARTS_PATH)) {
+                x.getResponseHeaders().set("Cache-Control", "public, max-age=31536000, immutable");
+                send(x, 200, "text/javascript; charset=utf-8", resource(ECHARTS));
+                return;
+            }
             switch (path) {
                 case "/", "/index.html" -> send(x, 200, "text/html; charset=utf-8", page());
                 case "/app.js" -> send(x, 200, "text/javascript; charset=utf-8", resource(WEB + "app.js"));
                 case "/app.css" -> send(x, 200, "text/css; charset=utf-8", resource(WEB + "app.css"));
-                case "/vendor/echarts.min.js" -> send(x, 200, "text/javascript; charset=utf-8", resource(ECHARTS));
                 default -> send(x, 404, "text/plain; charset=utf-8", ("no page " + printable(path)).getBytes(StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
@@ -174,7 +183,7 @@ public final class Dashboard implements AutoCloseable {
     /** The page, with the token its controls send. */
     private byte[] page() {
         String html = new String(resource(WEB + "index.html"), StandardCharsets.UTF_8);
-        return html.replace("{{token}}", access.token()).getBytes(StandardCharsets.UTF_8);
+        return html.replace("{{token}}", access.token()).replace("{{echarts}}", ECHARTS_PATH).getBytes(StandardCharsets.UTF_8);
     }
 
     private byte[] resource(String name) {
@@ -190,21 +199,21 @@ public final class Dashboard implements AutoCloseable {
         });
     }
 
-    private static void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
+    private void send(HttpExchange x, int status, String type, byte[] body) throws IOException {
         var h = x.getResponseHeaders();
         h.set("Content-Type", type);
         h.set("X-Content-Type-Options", "nosniff");
         h.set("X-Frame-Options", "DENY");
         h.set("Referrer-Policy", "no-referrer");
-        h.set("Cache-Control", "no-store");
+        if (!h.containsKey("Cache-Control")) {
+            h.set("Cache-Control", "no-store");
+        }
         h.set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'");
         String accepts = x.getRequestHeaders().getFirst("Accept-Encoding");
         if (body.length > 1024 && accepts != null && accepts.contains("gzip")) {
-            ByteArrayOutputStream b = new ByteArrayOutputStream(body.length / 4);
-            try (GZIPOutputStream z = new GZIPOutputStream(b)) {
-                z.write(body);
-            }
-            body = b.toByteArray();
+            byte[] plain = body;
+            // a file of the jar is compressed once; an answer of the API each time
+            body = resources.containsValue(plain) ? gzipped.computeIfAbsent(plain, Dashboard::gzip) : gzip(plain);
             h.set("Content-Encoding", "gzip");
         }
         boolean head = x.getRequestMethod().equals("HEAD");
@@ -214,6 +223,16 @@ public final class Dashboard implements AutoCloseable {
                 out.write(body);
             }
         }
+    }
+
+    private static byte[] gzip(byte[] in) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream(in.length / 4);
+        try (GZIPOutputStream z = new GZIPOutputStream(b)) {
+            z.write(in);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return b.toByteArray();
     }
 
     /** A path as it may be shown: printable characters only, at most 100. */

@@ -47,7 +47,7 @@ class DashboardFuzzTest {
 
     private static final String[] PATHS = {"/", "/app.js", "/api/experiments", "/api/experiments/exp1/state?revision=",
         "/api/experiments/exp1/trials/", "/api/experiments/exp1/intermediate?jobs=", "/api/experiments/exp1/importance",
-        "/api/experiments/exp1/requests", "/api/experiments/", "/api/", "/vendor/echarts.min.js"};
+        "/api/experiments/exp1/requests", "/api/experiments/", "/api/", "/vendor/echarts-5.3.1.min.js"};
     private static final String[] METHODS = {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT"};
 
     @FuzzTest(maxDuration = "60s")

@@ -109,9 +109,12 @@ class DashboardTest {
         assertThat(page.body()).contains("<meta name=\"tunekit-token\" content=\"" + dashboard.token() + "\">").doesNotContain("{{token}}");
         assertThat(page.headers().firstValue("Content-Security-Policy")).get().asString().contains("default-src 'self'");
         assertThat(get("/app.js").body()).contains("function route()");
-        HttpResponse<String> echarts = get("/vendor/echarts.min.js");
+        HttpResponse<String> echarts = get("/vendor/echarts-5.3.1.min.js");
         assertThat(echarts.statusCode()).isEqualTo(200);
         assertThat(echarts.body()).contains("echarts");
+        assertThat(echarts.headers().firstValue("Cache-Control")).contains("public, max-age=31536000, immutable");
+        assertThat(page.body()).contains("<script src=\"/vendor/echarts-5.3.1.min.js\">");
+        assertThat(get("/api/experiments").headers().firstValue("Cache-Control")).contains("no-store");
         assertThat(get("/nothing").statusCode()).isEqualTo(404);
     }
 

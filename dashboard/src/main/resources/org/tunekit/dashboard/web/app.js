@@ -580,9 +580,9 @@ function addTrialForm(start) {
 
 function columns() {
   const cols = [
-    { key: 'seq', label: '#', num: true, get: t => t.seq },
-    { key: 'job', label: 'Trial', get: t => t.job, cell: t => h('a', { href: '#/e/' + encodeURIComponent(S.id) + '/t/' + encodeURIComponent(t.job) }, t.job) },
-    { key: 'status', label: 'Status', get: t => t.status, cell: t => statusPill(t.status) },
+    { key: 'seq', label: '#', num: true, width: 60, get: t => t.seq },
+    { key: 'job', label: 'Trial', width: 90, get: t => t.job, cell: t => h('a', { href: '#/e/' + encodeURIComponent(S.id) + '/t/' + encodeURIComponent(t.job) }, t.job) },
+    { key: 'status', label: 'Status', width: 135, get: t => t.status, cell: t => statusPill(t.status) },
   ];
   if (multi()) for (const o of objectives()) cols.push({ key: 'obj:' + o.metric, label: o.metric, num: true, get: t => objectiveValue(t, o) });
   else cols.push({ key: 'value', label: 'Value', num: true, get: t => (typeof t.value === 'number' ? t.value : null) });
@@ -592,7 +592,7 @@ function columns() {
   for (const n of paramNames()) cols.push({ key: 'p:' + n, label: n, num: !isChoice(n), get: t => paramValue(t, n), show: t => fmt(t.params ? t.params[n] : null) });
   cols.push({ key: 'machine', label: 'Machine', get: t => t.machine || '' });
   cols.push({ key: 'gpus', label: 'GPUs', get: t => (t.gpus ? t.gpus.join(',') : '') });
-  cols.push({ key: 'message', label: 'Message', get: t => t.message || '' });
+  cols.push({ key: 'message', label: 'Message', width: 260, get: t => t.message || '' });
   return cols;
 }
 
@@ -637,10 +637,11 @@ function trialsPage(main) {
   let rows = [];
   let cols = [];
   let colKeys = '';
-  const table = h('table');
+  const table = h('table', { class: 'fixed' });
+  const colgroup = h('colgroup');
   const head = h('thead');
   const body = h('tbody');
-  table.append(head, body);
+  table.append(colgroup, head, body);
   box.append(table);
   box.addEventListener('scroll', () => paint());
 
@@ -670,18 +671,28 @@ function trialsPage(main) {
       if (el) el.textContent = ' ' + n;
     }
     info.textContent = rows.length + ' of ' + S.trials.size + ' trials' + (S.selected.size ? ', ' + S.selected.size + ' selected' : '');
+    // fixed column widths: the browser lays out the rows drawn without measuring them, and columns keep their width while scrolling
+    const widths = [34, ...cols.map(c => c.width || (c.key.startsWith('p:') ? 120 : 110)), 80];
+    colgroup.replaceChildren(...widths.map(w => h('col', { style: 'width:' + w + 'px' })));
+    table.style.width = widths.reduce((a, b) => a + b, 0) + 'px';
     head.replaceChildren(h('tr', {}, h('th', {}, ''), cols.map(c => h('th', {
       class: (c.num ? 'num ' : '') + (c.key === S.sort.key ? 'sorted' + (S.sort.up ? ' up' : '') : ''), 'data-key': c.key,
       onclick: () => { S.sort = { key: c.key, up: S.sort.key === c.key ? !S.sort.up : true }; refresh(true); },
     }, c.label)), h('th', {}, '')));
     if (filterChanged) box.scrollTop = 0;
+    painted = null;
     paint();
   }
 
+  let painted = null; // the rows drawn: [first, last)
   function paint() {
-    const first = Math.max(0, Math.floor(box.scrollTop / ROW_HEIGHT) - 10);
-    const count = Math.ceil(box.clientHeight / ROW_HEIGHT) + 20;
-    const last = Math.min(rows.length, first + count);
+    const top = Math.floor(box.scrollTop / ROW_HEIGHT);
+    const inSight = Math.ceil(box.clientHeight / ROW_HEIGHT);
+    // rows in sight are drawn already (a few beyond each edge are): nothing to do
+    if (painted && top >= painted[0] && top + inSight <= painted[1]) return;
+    const first = Math.max(0, top - 8);
+    const last = Math.min(rows.length, top + inSight + 8);
+    painted = [first, last];
     const best = bestTrial();
     const out = [h('tr', { style: 'height:' + first * ROW_HEIGHT + 'px' })];
     for (let i = first; i < last; i++) {
