@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -45,9 +45,12 @@ class DashboardIT {
     @TempDir
     Path tmp;
 
-    @BeforeAll
-    static void openBrowser() throws Exception {
-        browser = Browser.open();
+    /** One browser for the class, opened by the first test (each test is skipped, saying why, when there is none). */
+    @BeforeEach
+    void openBrowser() throws Exception {
+        if (browser == null) {
+            browser = Browser.open();
+        }
     }
 
     @AfterAll
