@@ -238,11 +238,15 @@ window.addEventListener('resize', () => charts.forEach(c => c.resize()));
 function chart(el) {
   const c = echarts.init(el, null, { renderer: 'canvas' });
   charts.push(c);
+  // a panel's width is known only once the grid holds all its panels, and changes with the window
+  const watch = new ResizeObserver(() => { if (!c.isDisposed()) c.resize(); });
+  watch.observe(el);
+  c.__watch = watch;
   return c;
 }
 
 function disposeCharts() {
-  charts.forEach(c => c.dispose());
+  charts.forEach(c => { c.__watch.disconnect(); c.dispose(); });
   charts = [];
 }
 
@@ -263,7 +267,7 @@ function valueOverTrials(c) {
     if (ranked(t) && (b === null || better(t.value, b))) b = t.value;
     if (b !== null) best.push([t.seq, b]);
   }
-  series.push({ name: 'best so far', type: 'line', step: 'end', symbol: 'none', lineStyle: { color: '#111827', width: 2 }, data: best });
+  series.push({ name: 'best so far', type: 'line', step: 'end', symbol: 'none', itemStyle: { color: '#111827' }, lineStyle: { color: '#111827', width: 2 }, data: best });
   c.setOption({
     animation: false, legend: { top: 0 }, grid: { left: 60, right: 20, top: 36, bottom: 40 },
     tooltip: { trigger: 'item', formatter: p => p.data && p.data.job ? 'trial ' + p.data.value[0] + ' (' + p.data.job + ')<br>' + fmt(p.data.value[1]) : fmt(p.value[1]) },
@@ -294,7 +298,7 @@ async function intermediateCurves(c, note) {
     };
   });
   c.setOption({
-    animation: false, grid: { left: 60, right: 20, top: 20, bottom: 40 },
+    animation: false, grid: { left: 60, right: 20, top: 36, bottom: 40 },
     tooltip: { trigger: 'item', formatter: p => 'trial ' + p.seriesName + '<br>step ' + (p.value ? p.value[0] : '') + ': ' + fmt(p.value ? p.value[1] : null) },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 25, minInterval: 1 },
     yAxis: { type: 'value', name: 'intermediate', scale: true }, dataZoom: [{ type: 'inside' }], series,
@@ -324,8 +328,9 @@ function parallel(c, onBrush) {
   c.setOption({
     animation: false,
     parallelAxis: axes,
-    parallel: { left: 60, right: 90, top: 40, bottom: 30, parallelAxisDefault: { nameLocation: 'end', nameGap: 12, axisLabel: { hideOverlap: true } } },
-    visualMap: values.length ? { show: true, min: Math.min(...values), max: Math.max(...values), dimension: names.length, right: 0, top: 'middle', calculable: true, formatter: v => fmt(v),
+    parallel: { left: 60, right: 90, top: 40, bottom: 30, parallelAxisDefault: { nameLocation: 'end', nameGap: 12, z: 10,
+      axisLabel: { hideOverlap: true, backgroundColor: 'rgba(255,255,255,0.85)', padding: [1, 3], borderRadius: 2 } } },
+    visualMap: values.length ? { show: true, min: Math.min(...values), max: Math.max(...values), dimension: names.length, right: 4, top: 'middle', itemWidth: 12, calculable: true, formatter: v => String(Number(v.toPrecision(3))),
       inRange: { color: S.overview.maximize ? ['#cbd5e1', '#1d4ed8'] : ['#1d4ed8', '#cbd5e1'] }, text: ['value', ''] } : undefined,
     series: [{ type: 'parallel', lineStyle: { width: 1, opacity: 0.55 }, data, progressive: 1000, inactiveOpacity: 0.04, activeOpacity: 0.9 }],
   }, true);
@@ -341,7 +346,7 @@ function parallel(c, onBrush) {
 let sliceCharts = [];
 
 function slices(container) {
-  sliceCharts.forEach(c => c.dispose());
+  sliceCharts.forEach(c => { c.__watch.disconnect(); c.dispose(); });
   charts = charts.filter(c => !sliceCharts.includes(c));
   sliceCharts = [];
   container.replaceChildren();
@@ -466,7 +471,7 @@ function overviewPage(main) {
       cards.replaceChildren(
         card('Status', statusPill(o.running ? 'RUNNING' : o.status), o.running ? 'a runner is on it' : 'no runner: tunekit run --resume ' + o.id),
         card('Trials', trials.length + (o.maxTrialNumber > 0 ? ' / ' + o.maxTrialNumber : ''),
-          count('RUNNING') + ' running, ' + count('SUCCEEDED') + ' succeeded, ' + count('FAILED') + ' failed, ' + count('EARLY_STOPPED') + ' stopped early',
+          STATUSES.filter(x => count(x) > 0 || x === 'RUNNING' || x === 'SUCCEEDED').map(x => count(x) + ' ' + x.toLowerCase().replace('_', ' ')).join(', '),
           o.maxTrialNumber > 0 ? Math.min(1, ended / o.maxTrialNumber) : null),
         card(multi() ? 'Pareto front' : 'Best so far', multi() ? S.front.length + ' trials' : b ? fmt(b.value) : '—', multi() ? objectives().map(x => x.metric).join(' · ') : b ? 'trial ' + b.seq + ' (' + b.job + ')' : 'no final value yet'),
         card('Elapsed', duration(elapsed), 'started ' + when(o.started)),
@@ -476,6 +481,8 @@ function overviewPage(main) {
       main.querySelector('#best-title').textContent = multi() ? 'Pareto front' : 'Best trial';
       best.replaceChildren(multi() ? frontTable() : bestTable(b));
       if (!controlsBuilt) { controls.replaceChildren(...steerControls(o)); controlsBuilt = true; }
+      main.querySelector('#steer-note').textContent = o.running ? 'Taken by the runner within a second.'
+        : 'No runner runs this experiment: requests wait, and are taken when it is resumed (tunekit run --resume ' + o.id + ').';
       if (!configShown) {
         config.replaceChildren(h('details', {}, h('summary', {}, 'Search space'), h('pre', { class: 'json' }, JSON.stringify(o.searchSpace, null, 2))),
           h('details', {}, h('summary', {}, 'Config'), h('pre', { class: 'json' }, JSON.stringify(o.config, null, 2))));
@@ -537,6 +544,7 @@ function steerControls(o) {
     if (confirm('Stop the experiment? Its running trials are stopped; it can be resumed with tunekit run --resume ' + o.id + '.')) await steer('stop', {});
   } }, 'Stop the experiment');
   return [
+    h('p', { class: 'muted', id: 'steer-note' }),
     h('div', { class: 'form' }, h('label', { for: 'set-concurrency' }, 'Trials at once'), conc, h('label', { for: 'set-max-trials' }, 'Trials at most (0: no limit)'), max,
       h('label', { for: 'set-max-duration' }, 'Run at most (0: no limit)'), dur),
     h('div', { class: 'row-actions' }, apply, stop),
@@ -583,6 +591,8 @@ function columns() {
     { key: 'seq', label: '#', num: true, width: 60, get: t => t.seq },
     { key: 'job', label: 'Trial', width: 90, get: t => t.job, cell: t => h('a', { href: '#/e/' + encodeURIComponent(S.id) + '/t/' + encodeURIComponent(t.job) }, t.job) },
     { key: 'status', label: 'Status', width: 135, get: t => t.status, cell: t => statusPill(t.status) },
+    { key: 'stop', label: 'Stop', width: 64, get: t => (t.status === 'RUNNING' ? 0 : 1),
+      cell: t => (t.status === 'RUNNING' ? h('button', { class: 'danger', 'data-stop': t.job, onclick: () => stopTrial(t.job) }, 'Stop') : '') },
   ];
   if (multi()) for (const o of objectives()) cols.push({ key: 'obj:' + o.metric, label: o.metric, num: true, get: t => objectiveValue(t, o) });
   else cols.push({ key: 'value', label: 'Value', num: true, get: t => (typeof t.value === 'number' ? t.value : null) });
@@ -672,13 +682,13 @@ function trialsPage(main) {
     }
     info.textContent = rows.length + ' of ' + S.trials.size + ' trials' + (S.selected.size ? ', ' + S.selected.size + ' selected' : '');
     // fixed column widths: the browser lays out the rows drawn without measuring them, and columns keep their width while scrolling
-    const widths = [34, ...cols.map(c => c.width || (c.key.startsWith('p:') ? 120 : 110)), 80];
+    const widths = [40, ...cols.map(c => c.width || (c.key.startsWith('p:') ? 120 : 110))];
     colgroup.replaceChildren(...widths.map(w => h('col', { style: 'width:' + w + 'px' })));
     table.style.width = widths.reduce((a, b) => a + b, 0) + 'px';
     head.replaceChildren(h('tr', {}, h('th', {}, ''), cols.map(c => h('th', {
       class: (c.num ? 'num ' : '') + (c.key === S.sort.key ? 'sorted' + (S.sort.up ? ' up' : '') : ''), 'data-key': c.key,
       onclick: () => { S.sort = { key: c.key, up: S.sort.key === c.key ? !S.sort.up : true }; refresh(true); },
-    }, c.label)), h('th', {}, '')));
+    }, c.label))));
     if (filterChanged) box.scrollTop = 0;
     painted = null;
     paint();
@@ -703,8 +713,8 @@ function trialsPage(main) {
           info.textContent = rows.length + ' of ' + S.trials.size + ' trials' + (S.selected.size ? ', ' + S.selected.size + ' selected' : '');
           tabs('trials');
         } })),
-        cols.map(c => h('td', { class: c.num ? 'num' : null, title: c.show ? c.show(t) : String(c.get(t) ?? '') }, c.cell ? c.cell(t) : c.show ? c.show(t) : fmt(c.get(t)))),
-        h('td', {}, t.status === 'RUNNING' ? h('button', { class: 'danger', 'data-stop': t.job, onclick: () => stopTrial(t.job) }, 'Stop') : '')));
+        cols.map(c => h('td', { class: c.num ? 'num' : null, title: c.cell ? null : c.show ? c.show(t) : String(c.get(t) ?? '') },
+          c.cell ? c.cell(t) : c.show ? c.show(t) : fmt(c.get(t))))));
     }
     out.push(h('tr', { style: 'height:' + (rows.length - last) * ROW_HEIGHT + 'px' }));
     body.replaceChildren(...out);
