@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.bench.quality.BenchCommand;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -95,7 +95,7 @@ public final class BenchCurvesCommand implements Callable<Integer> {
         CurveBenchmark.Config config;
         CurveBenchmark.Plugins found;
         try {
-            AlgorithmCatalog catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(plugins, System.getenv()));
+            AlgorithmCatalog catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
             found = CurveBenchmark.catalogPlugins(catalog);
             config = config();
             CurveBenchmark.missing(config, found);

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.bench.quality.BenchCommand;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.AlgorithmSpec;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.Tuner;
 import picocli.CommandLine.Command;
@@ -66,7 +66,7 @@ public final class BenchMoCommand implements Callable<Integer> {
         AlgorithmCatalog catalog;
         MultiObjectiveBenchmark.Config config;
         try {
-            catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(List.of(), System.getenv()));
+            catalog = AlgorithmCatalog.discover(PluginPath.directories(List.of(), System.getenv()));
             config = config();
         } catch (IllegalArgumentException | PluginConfigurationException e) {
             err.println("tunekit bench-mo: " + e.getMessage());

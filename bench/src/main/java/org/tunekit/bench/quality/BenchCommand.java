@@ -9,11 +9,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.bench.demo.Objective;
 import org.tunekit.bench.demo.Objectives;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import picocli.CommandLine.Command;
@@ -101,7 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
         AlgorithmCatalog catalog;
         QualityBenchmark.Config config;
         try {
-            catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(plugins, System.getenv()));
+            catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
             config = config(catalog);
         } catch (IllegalArgumentException | PluginConfigurationException e) {
             err.println("tunekit bench: " + e.getMessage());
