@@ -7,8 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.tunekit.bench.demo.Objective;
-import org.tunekit.bench.demo.Objectives;
+import org.tunekit.demo.Objective;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
@@ -147,7 +146,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
-        Map<String, Objective> all = Objectives.everything();
+        Map<String, Objective> all = Suite.everything();
         List<Objective> objectives = new ArrayList<>();
         for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             Objective o = all.get(f.trim());
@@ -172,9 +171,9 @@ public final class BenchCommand implements Callable<Integer> {
     /** The functions of a {@code --suite} name. */
     static Map<String, Objective> suite(String name) {
         return switch (name.trim()) {
-            case "classic" -> Objectives.all();
-            case "highdim" -> Objectives.highDimensional();
-            case "all" -> Objectives.everything();
+            case "classic" -> Suite.classic();
+            case "highdim" -> Suite.highDimensional();
+            case "all" -> Suite.everything();
             default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all");
         };
     }
