@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tunekit bench}: the quality benchmark of the tuners on the HPO suite. */
+/** {@code tunekit-bench bench}: the quality benchmark of the tuners on the HPO suite. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the quality benchmark: each tuner minimises each function of the HPO suite for a fixed budget, "
                 + "once per seed and mode, driven in-process the way the dispatcher drives it. Writes regret.csv (best-so-far "
@@ -93,7 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             } catch (IOException e) {
-                err.println("tunekit bench: " + e.getMessage());
+                err.println("tunekit-bench bench: " + e.getMessage());
                 return 1;
             }
         }
@@ -103,21 +103,21 @@ public final class BenchCommand implements Callable<Integer> {
             catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
             config = config(catalog);
         } catch (IllegalArgumentException | PluginConfigurationException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 2;
         }
         QualityBenchmark.TunerFactory factory = QualityBenchmark.catalogFactory(catalog);
         try {
             QualityBenchmark.checkTuners(config, factory);
         } catch (IllegalArgumentException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 2;
         }
         QualityBenchmark.Outcome outcome;
         try {
             outcome = QualityBenchmark.run(config, factory, err);
         } catch (IOException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 1;
         }
         out.printf("%d runs, %d failed; wrote:%n", outcome.runs(), outcome.failed());
