@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the JMH benchmarks against the real tunekit process and writes their results under
-# bench/results/. Not part of the test suite. Usage: bench/run-benchmarks.sh [JMH regex] [JMH options...]
+# Runs the JMH benchmarks against the real tunekit process (the distribution, built here too) and writes
+# their results under bench/results/. Not part of the test suite; JMH is on the benchmarks' class path
+# (bench/target/lib) only. Usage: bench/run-benchmarks.sh [JMH regex] [JMH options...]
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$home"
@@ -8,5 +9,5 @@ cd "$home"
 mkdir -p bench/results
 filter="${1:-.*}"; shift || true
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
-java -Dtunekit.home="$home" -cp "bench/target/tunekit-bench.jar:distribution/target/lib/*:bench/target/lib/*" \
+java -Dtunekit.home="$home" -cp "bench/target/tunekit-bench.jar:bench/target/lib/*" \
   org.openjdk.jmh.Main "$filter" -rf json -rff "bench/results/jmh-$stamp.json" "$@" | tee "bench/results/jmh-$stamp.txt"

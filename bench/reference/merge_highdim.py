@@ -1,5 +1,5 @@
 """Joins the per-tuner outputs of nni_highdim.py and optuna_highdim.py into the reference files that
-`tunekit bench` packages: nni-highdim.csv / nni-highdim-time.csv and optuna-highdim.csv /
+`tunekit-bench bench` packages: nni-highdim.csv / nni-highdim-time.csv and optuna-highdim.csv /
 optuna-highdim-time.csv (the forms of nni-anchors.csv and nni-tuner-time.csv).
 
 Usage (from the repository root): /usr/bin/python3 bench/reference/merge_highdim.py DIR

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tunekit bench-soak}: a long run of trial cycles through the real {@code tunekit dispatch}
+ * {@code tunekit-bench bench-soak}: a long run of trial cycles through the real {@code tunekit dispatch}
  * process over the stdio pipe, watching whether its memory stays flat. A fixed number of trials is in
  * flight; each is {@code GE 1}, {@code TR} back, {@code --periodical} × {@code ME PERIODICAL}, then
  * {@code ME FINAL} and {@code EN SUCCEEDED}, or only {@code EN USER_CANCELED} when the assessor's
@@ -85,7 +85,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, Object> config = new LinkedHashMap<>();
-        config.put("tuner", tuner.equals("Stateless") ? Map.of("className", StatelessSoakTuner.class.getName())
+        config.put("tuner", tuner.equals("Stateless") ? StatelessSoakTuner.configEntry()
                 : Map.of("name", tuner, "classArgs", tuner.equals("Random") ? Map.of("seed", 0) : Map.of("optimize_mode", "minimize", "seed", 0)));
         config.put("assessor", Map.of("name", assessor, "classArgs", assessor.equals("Threshold")
                 ? Map.of("upper", 1.2, "n_warmup_steps", 1) : Map.of("optimize_mode", "minimize")));
@@ -328,7 +328,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
         double total = last.seconds();
         StringBuilder b = new StringBuilder();
         b.append("# Dispatcher soak: ").append(tuner).append(" + ").append(assessor).append("\n\n");
-        b.append("Made by `./tunekit bench-soak --commands ").append(commands).append(" --tuner ").append(tuner).append(" --assessor ").append(assessor)
+        b.append("Made by `./tunekit-bench bench-soak --commands ").append(commands).append(" --tuner ").append(tuner).append(" --assessor ").append(assessor)
                 .append(" --periodical ").append(periodical).append(" --in-flight ").append(inFlight).append(" --interval ")
                 .append(fmt(interval)).append(" --gc-every ").append(gcEvery).append(" --out bench/results/soak` on ")
                 .append(Instant.now().toString(), 0, 10).append(" (").append(Runtime.getRuntime().availableProcessors())

@@ -2,13 +2,8 @@ package org.tunekit.cli;
 
 import java.io.PrintStream;
 import java.util.Arrays;
-import org.tunekit.bench.BenchSoakCommand;
-import org.tunekit.bench.curves.BenchCurvesCommand;
-import org.tunekit.bench.demo.DemoCommand;
-import org.tunekit.bench.multiobjective.BenchMoCommand;
-import org.tunekit.bench.quality.BenchCommand;
-import org.tunekit.bench.runner.BenchRunnerCommand;
 import org.tunekit.dashboard.ViewCommand;
+import org.tunekit.demo.DemoCommand;
 import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.ListCommand;
 import org.tunekit.gpus.CollectGpuInfo;
@@ -30,7 +25,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tunekit", mixinStandardHelpOptions = true, versionProvider = TunekitMain.Version.class,
         description = "Hyperparameter tuning dispatcher speaking NNI's tuner protocol.",
-        subcommands = {RunCommand.class, ViewCommand.class, ResultsCommand.class, SteeringCommands.Update.class, SteeringCommands.Enqueue.class, SteeringCommands.Stop.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, KatibCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, ViewCommand.class, ResultsCommand.class, SteeringCommands.Update.class, SteeringCommands.Enqueue.class, SteeringCommands.Stop.class, NniCommand.class, DispatchCommand.class, ListCommand.class, DemoCommand.class, KatibCommand.class, CommandLine.HelpCommand.class})
 public final class TunekitMain implements Runnable {
     static final String VERSION = "0.1.0";
 

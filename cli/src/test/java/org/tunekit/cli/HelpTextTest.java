@@ -13,8 +13,7 @@ class HelpTextTest {
 
     @Test
     void everyCommandsHelpRendersWithoutWarnings() {
-        for (String command : List.of("dispatch", "list", "demo", "bench", "bench-curves", "nni", "nni create", "nni resume", "nni view",
-                "nni stop")) {
+        for (String command : List.of("dispatch", "list", "demo", "nni", "nni create", "nni resume", "nni view", "nni stop")) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             PrintStream previousErr = System.err;

@@ -1,11 +1,11 @@
 package org.tunekit.katib;
 
-import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,15 +61,7 @@ public final class KatibCommand implements Runnable {
                 System.err.println("tunekit katib serve: --max-request-mb must be in [1, 2047], got " + maxRequestMb);
                 return 2;
             }
-            List<Path> dirs = new ArrayList<>(plugins);
-            String env = System.getenv("TUNEKIT_PLUGIN_PATH");
-            if (env != null) {
-                for (String p : env.split(File.pathSeparator)) {
-                    if (!p.isBlank()) {
-                        dirs.add(Path.of(p));
-                    }
-                }
-            }
+            List<Path> dirs = PluginPath.directories(plugins, System.getenv());
             KatibServer.Options options;
             try {
                 options = new KatibServer.Options(host, port, earlyStoppingPort, dirs, maxRequestMb << 20, maxAssignments, !noWarmUp);

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.runner.results.ExperimentResults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -137,7 +137,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             LocalRunner.TrialChannels channels = channels(trialChannel);
             stored.put("trialChannel", channels.name().toLowerCase(java.util.Locale.ROOT));
-            var options = new LocalRunner.Options(DispatchCommand.pluginDirectories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels,
+            var options = new LocalRunner.Options(PluginPath.directories(plugins, env), grace, silence, includeIntermediateResults, sdkJar(), channels,
                     org.tunekit.gpus.NvidiaSmi.onProcessPath(), serviceOptions());
             boolean terminal = System.console() != null && System.getenv("TERM") != null && !"dumb".equals(System.getenv("TERM"));
             progress = new Progress(out, terminal, experiment.maximize());

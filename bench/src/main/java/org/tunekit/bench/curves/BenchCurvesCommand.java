@@ -7,16 +7,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.bench.quality.BenchCommand;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tunekit bench-curves}: the early-stopping benchmark of assessors and advisors on synthetic learning curves. */
+/** {@code tunekit-bench bench-curves}: the early-stopping benchmark of assessors and advisors on synthetic learning curves. */
 @Command(name = "bench-curves", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the learning-curve benchmark: synthetic trials report one value per epoch for 50 epochs, through the real "
                 + "dispatcher in-process, with a manager of --concurrency trial slots that honours KI. Compares the tuner without early "
@@ -95,19 +95,19 @@ public final class BenchCurvesCommand implements Callable<Integer> {
         CurveBenchmark.Config config;
         CurveBenchmark.Plugins found;
         try {
-            AlgorithmCatalog catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(plugins, System.getenv()));
+            AlgorithmCatalog catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
             found = CurveBenchmark.catalogPlugins(catalog);
             config = config();
             CurveBenchmark.missing(config, found);
         } catch (IllegalArgumentException | PluginConfigurationException e) {
-            err.println("tunekit bench-curves: " + e.getMessage());
+            err.println("tunekit-bench bench-curves: " + e.getMessage());
             return 2;
         }
         CurveBenchmark.Outcome outcome;
         try {
             outcome = CurveBenchmark.run(config, found, err);
         } catch (IOException e) {
-            err.println("tunekit bench-curves: " + e.getMessage());
+            err.println("tunekit-bench bench-curves: " + e.getMessage());
             return 1;
         }
         stdout.print(outcome.summary());

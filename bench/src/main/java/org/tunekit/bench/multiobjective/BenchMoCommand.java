@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.bench.quality.BenchCommand;
-import org.tunekit.dispatcher.cli.DispatchCommand;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.AlgorithmSpec;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.Tuner;
 import picocli.CommandLine.Command;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tunekit bench-mo}: the multi-objective benchmark. */
+/** {@code tunekit-bench bench-mo}: the multi-objective benchmark. */
 @Command(name = "bench-mo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the multi-objective benchmark: each tuner minimises each problem's objectives (ZDT1, ZDT2, ZDT3, DTLZ2 with "
                 + "3 objectives, a mixed discrete/continuous problem) for a fixed budget, once per seed and mode, driven in-process. "
@@ -66,10 +66,10 @@ public final class BenchMoCommand implements Callable<Integer> {
         AlgorithmCatalog catalog;
         MultiObjectiveBenchmark.Config config;
         try {
-            catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(List.of(), System.getenv()));
+            catalog = AlgorithmCatalog.discover(PluginPath.directories(List.of(), System.getenv()));
             config = config();
         } catch (IllegalArgumentException | PluginConfigurationException e) {
-            err.println("tunekit bench-mo: " + e.getMessage());
+            err.println("tunekit-bench bench-mo: " + e.getMessage());
             return 2;
         }
         MultiObjectiveBenchmark.TunerFactory factory = (name, args) -> {
@@ -83,7 +83,7 @@ public final class BenchMoCommand implements Callable<Integer> {
                 factory.apply(t.getValue(), MultiObjectiveBenchmark.arguments(config.problems().get(0), config.seeds().get(0),
                         config.extra().getOrDefault(t.getKey(), Map.of())));
             } catch (RuntimeException e) {
-                err.println("tunekit bench-mo: tuner " + t.getKey() + ": " + e.getMessage());
+                err.println("tunekit-bench bench-mo: tuner " + t.getKey() + ": " + e.getMessage());
                 return 2;
             }
         }

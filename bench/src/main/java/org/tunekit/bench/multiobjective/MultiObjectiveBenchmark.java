@@ -302,7 +302,7 @@ final class MultiObjectiveBenchmark {
     }
 
     static String commandLine(Config config) {
-        StringBuilder sb = new StringBuilder("nice ./tunekit bench-mo");
+        StringBuilder sb = new StringBuilder("nice ./tunekit-bench bench-mo");
         sb.append(" --tuners ").append(String.join(",", config.tuners().entrySet().stream()
                 .map(e -> e.getKey().equals(e.getValue()) ? e.getKey() : e.getKey() + "=" + e.getValue()).toList()));
         sb.append(" --problems ").append(String.join(",", config.problems().stream().map(Problem::name).toList()));

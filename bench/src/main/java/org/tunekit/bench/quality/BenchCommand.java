@@ -7,13 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.tunekit.bench.demo.Objective;
-import org.tunekit.bench.demo.Objectives;
-import org.tunekit.dispatcher.cli.DispatchCommand;
+import org.tunekit.demo.Objective;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import picocli.CommandLine.Command;
@@ -21,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tunekit bench}: the quality benchmark of the tuners on the HPO suite. */
+/** {@code tunekit-bench bench}: the quality benchmark of the tuners on the HPO suite. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the quality benchmark: each tuner minimises each function of the HPO suite for a fixed budget, "
                 + "once per seed and mode, driven in-process the way the dispatcher drives it. Writes regret.csv (best-so-far "
@@ -94,31 +93,31 @@ public final class BenchCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             } catch (IOException e) {
-                err.println("tunekit bench: " + e.getMessage());
+                err.println("tunekit-bench bench: " + e.getMessage());
                 return 1;
             }
         }
         AlgorithmCatalog catalog;
         QualityBenchmark.Config config;
         try {
-            catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(plugins, System.getenv()));
+            catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
             config = config(catalog);
         } catch (IllegalArgumentException | PluginConfigurationException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 2;
         }
         QualityBenchmark.TunerFactory factory = QualityBenchmark.catalogFactory(catalog);
         try {
             QualityBenchmark.checkTuners(config, factory);
         } catch (IllegalArgumentException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 2;
         }
         QualityBenchmark.Outcome outcome;
         try {
             outcome = QualityBenchmark.run(config, factory, err);
         } catch (IOException e) {
-            err.println("tunekit bench: " + e.getMessage());
+            err.println("tunekit-bench bench: " + e.getMessage());
             return 1;
         }
         out.printf("%d runs, %d failed; wrote:%n", outcome.runs(), outcome.failed());
@@ -147,7 +146,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
-        Map<String, Objective> all = Objectives.everything();
+        Map<String, Objective> all = Suite.everything();
         List<Objective> objectives = new ArrayList<>();
         for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             Objective o = all.get(f.trim());
@@ -172,9 +171,9 @@ public final class BenchCommand implements Callable<Integer> {
     /** The functions of a {@code --suite} name. */
     static Map<String, Objective> suite(String name) {
         return switch (name.trim()) {
-            case "classic" -> Objectives.all();
-            case "highdim" -> Objectives.highDimensional();
-            case "all" -> Objectives.everything();
+            case "classic" -> Suite.classic();
+            case "highdim" -> Suite.highDimensional();
+            case "all" -> Suite.everything();
             default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all");
         };
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.tunekit.bench.demo.Objective;
+import org.tunekit.demo.Objective;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.AlgorithmSpec;

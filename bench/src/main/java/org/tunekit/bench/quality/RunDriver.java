@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import org.tunekit.bench.demo.Objective;
+import org.tunekit.demo.Objective;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;

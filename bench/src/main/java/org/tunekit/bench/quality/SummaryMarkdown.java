@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.tunekit.demo.Objective;
 
 /**
  * {@code summary.md}: per mode, one table of the regret quartiles after 25, 50 and 100 trials for
@@ -118,14 +119,14 @@ final class SummaryMarkdown {
     }
 
     /**
-     * A line naming each function's parameters and known optimum (definitions: {@code Objectives} and
+     * A line naming each function's parameters and known optimum (definitions: {@link Suite} and
      * {@code hpo-suite.md}); empty when none of them is a suite function.
      */
     static String functions(List<String> names) {
         List<String> parts = new ArrayList<>();
-        Map<String, org.tunekit.bench.demo.Objective> all = org.tunekit.bench.demo.Objectives.everything();
+        Map<String, Objective> all = Suite.everything();
         for (String name : names) {
-            org.tunekit.bench.demo.Objective o = all.get(name);
+            Objective o = all.get(name);
             if (o == null) {
                 continue;
             }

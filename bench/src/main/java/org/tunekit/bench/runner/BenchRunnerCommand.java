@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tunekit bench-runner}: the local runner's own cost per trial. It runs real experiments with
+ * {@code tunekit-bench bench-runner}: the local runner's own cost per trial. It runs real experiments with
  * {@code tunekit run} (in this process) whose trials are shell commands that report their final
  * result at once through the file channel, and reads back from the experiment's database, for each
  * trial, the time from the previous trial's end to its start with one trial at a time: detecting the
@@ -167,7 +167,7 @@ public final class BenchRunnerCommand implements Callable<Integer> {
     private String report(double[] gaps, double[] lifetimes, double[] shaped) {
         StringBuilder b = new StringBuilder();
         b.append("local".equals(platform) ? "# Local runner overhead\n\n" : "# Runner overhead, platform: " + platform + "\n\n");
-        b.append("`./tunekit bench-runner --trials ").append(trials).append(" --tuner ").append(tuner).append(" --repeat ").append(repeat)
+        b.append("`./tunekit-bench bench-runner --trials ").append(trials).append(" --tuner ").append(tuner).append(" --repeat ").append(repeat)
                 .append(trainingService == null ? "" : " --training-service " + trainingService)
                 .append("`: trials are `sh` scripts that report their final result at once through the file channel; times in ms, "
                         + "from the results database (millisecond stamps).\n\n");

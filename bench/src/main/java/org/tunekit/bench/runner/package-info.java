@@ -1,2 +1,2 @@
-/** {@code tunekit bench-runner}: what the local runner itself costs per trial. */
+/** {@code tunekit-bench bench-runner}: what the local runner itself costs per trial. */
 package org.tunekit.bench.runner;

@@ -67,7 +67,7 @@ class BenchCurvesCommandTest {
         assertThat(run("--tuner", "BenchSampler", "--configs", "Medianstop@0", "--out", dir.toString())).isEqualTo(2);
         assertThat(err()).contains("the first judgement must be at an epoch in [1, 50], got 0");
         assertThat(run("--tuner", "BenchSampler", "--configs", "none", "--suite", "fast", "--out", dir.toString())).isEqualTo(2);
-        assertThat(err()).contains("tunekit bench-curves: unknown suite 'fast'; available: late-settling, early-settling");
+        assertThat(err()).contains("tunekit-bench bench-curves: unknown suite 'fast'; available: late-settling, early-settling");
         assertThat(dir.resolve("runs.csv")).doesNotExist();
     }
 

@@ -12,7 +12,7 @@ import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tunekit.bench.demo.Objectives;
+import org.tunekit.demo.Objectives;
 
 class QualityBenchmarkTest {
     private static final QualityBenchmark.TunerFactory SAMPLER = (setup, seed) ->

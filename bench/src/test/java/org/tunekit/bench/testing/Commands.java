@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
-/** Runs one sub-command of {@code tunekit} as the command line would, without the root command (which lives in the cli module). */
+/** Runs one sub-command of {@code tunekit-bench} as the command line would, without the root command ({@link org.tunekit.bench.BenchMain}). */
 public final class Commands {
     private Commands() {}
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,7 +27,7 @@ public final class ListCommand implements Callable<Integer> {
         var out = spec.commandLine().getOut();
         AlgorithmCatalog catalog;
         try {
-            catalog = AlgorithmCatalog.discover(DispatchCommand.pluginDirectories(plugins, System.getenv()));
+            catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, System.getenv()));
         } catch (PluginConfigurationException e) {
             spec.commandLine().getErr().println("tunekit list: " + e.getMessage());
             return 1;

@@ -1,4 +1,4 @@
-package org.tunekit.bench.demo;
+package org.tunekit.demo;
 
 import java.util.Map;
 import org.tunekit.sdk.Parameters;

@@ -15,6 +15,7 @@ import org.tunekit.dispatcher.channel.ChannelAddress;
 import org.tunekit.dispatcher.channel.ChannelLostException;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
+import org.tunekit.dispatcher.plugin.PluginPath;
 import org.tunekit.dispatcher.protocol.PipeFrameCodec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -90,24 +91,10 @@ public final class DispatchCommand implements Callable<Integer> {
 
     private MsgDispatcherBase create(CommandChannel ch, Map<String, String> env) {
         ExperimentConfig config = ExperimentConfig.decode(expParams);
-        AlgorithmCatalog catalog = AlgorithmCatalog.discover(pluginDirectories(plugins, env));
+        AlgorithmCatalog catalog = AlgorithmCatalog.discover(PluginPath.directories(plugins, env));
         DispatcherSettings settings = DispatcherSettings.fromEnvironment(env,
                 Duration.ofMillis((long) (stopTimeoutSeconds * 1000)));
         return Dispatchers.create(ch, config, catalog, settings);
-    }
-
-    /** The plugin directories of {@code --plugins} options, then those of {@code $TUNEKIT_PLUGIN_PATH}. */
-    public static List<Path> pluginDirectories(List<Path> fromOptions, Map<String, String> env) {
-        List<Path> dirs = new ArrayList<>(fromOptions);
-        String path = env.get("TUNEKIT_PLUGIN_PATH");
-        if (path != null) {
-            for (String p : path.split(":")) {
-                if (!p.isBlank()) {
-                    dirs.add(Path.of(p));
-                }
-            }
-        }
-        return dirs;
     }
 
     /** Opens the command channel named by {@code --channel}, or chosen by the default rule of {@link ChannelAddress}. */

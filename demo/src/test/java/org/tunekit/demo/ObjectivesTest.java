@@ -1,4 +1,4 @@
-package org.tunekit.bench.demo;
+package org.tunekit.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -24,7 +24,7 @@ class ObjectivesTest {
     }
 
     @Test
-    void theSuiteHasItsFiveFunctionsInOrder() {
+    void theDemoHasItsFiveFunctionsInOrder() {
         assertThat(Objectives.all().keySet()).containsExactly("branin", "hartmann6", "ackley5", "mixed", "nested");
     }
 
@@ -94,82 +94,7 @@ class ObjectivesTest {
     }
 
     @Test
-    void theHighDimensionalSetHasItsSixFunctionsInOrder() {
-        assertThat(Objectives.highDimensional().keySet())
-                .containsExactly("rosenbrock8", "ackley10", "styblinski10", "rastrigin10", "schwefel10", "levy20");
-        assertThat(Objectives.everything()).hasSize(11);
-        Map<String, double[]> boxes = Map.of("rosenbrock8", new double[] {8, -5, 10}, "ackley10", new double[] {10, -32.768, 32.768},
-                "styblinski10", new double[] {10, -5, 5}, "rastrigin10", new double[] {10, -5.12, 5.12},
-                "schwefel10", new double[] {10, -500, 500}, "levy20", new double[] {20, -10, 10});
-        for (Objective o : Objectives.highDimensional().values()) {
-            double[] b = boxes.get(o.name());
-            assertThat(o.space()).as(o.name()).hasSize((int) b[0]);
-            for (int j = 1; j <= b[0]; j++) {
-                assertThat(numbersAsDoubles(o.space().get("x" + j))).as(o.name() + " x" + j)
-                        .isEqualTo(Map.of("_type", "uniform", "_value", List.of(b[1], b[2])));
-            }
-        }
-    }
-
-    private static Parameters all(int d, double v) {
-        double[] x = new double[d];
-        java.util.Arrays.fill(x, v);
-        return vector(x);
-    }
-
-    private static Parameters vector(double[] x) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (int j = 0; j < x.length; j++) {
-            m.put("x" + (j + 1), x[j]);
-        }
-        return Parameters.of(m);
-    }
-
-    @Test
-    void theHighDimensionalFunctionsReachTheirOptimaAtTheKnownMinimisers() {
-        assertThat(Objectives.rosenbrock(8).evaluate(all(8, 1))).isZero();
-        // f(0) = (d - 1) * 1 for Rosenbrock: only the (x_i - 1)^2 terms are left
-        assertThat(Objectives.rosenbrock(8).evaluate(all(8, 0))).isEqualTo(7.0);
-        assertThat(Objectives.ackley(10).evaluate(all(10, 0))).isCloseTo(0, within(1e-14));
-        assertThat(Objectives.rastrigin(10).evaluate(all(10, 0))).isZero();
-        assertThat(Objectives.rastrigin(10).evaluate(all(10, 1))).isCloseTo(10, within(1e-9));
-        assertThat(Objectives.levy(20).evaluate(all(20, 1))).isCloseTo(0, within(1e-28));
-        Objective st = Objectives.styblinskiTang(10);
-        assertThat(st.optimum()).isCloseTo(-391.6616570377141, within(1e-9));
-        assertThat(st.evaluate(all(10, Objectives.STYBLINSKI_TANG_X))).isCloseTo(st.optimum(), within(1e-10));
-        Objective sw = Objectives.schwefel(10);
-        assertThat(sw.evaluate(all(10, Objectives.SCHWEFEL_X))).isCloseTo(0, within(1e-9));
-        // the minimisers are minima: small moves along one coordinate never go lower
-        SplittableRandom rng = new SplittableRandom(5);
-        for (int i = 0; i < 500; i++) {
-            int j = rng.nextInt(10);
-            double[] x = new double[10];
-            java.util.Arrays.fill(x, Objectives.STYBLINSKI_TANG_X);
-            x[j] += rng.nextDouble(-1e-3, 1e-3);
-            assertThat(st.evaluate(vector(x))).isGreaterThanOrEqualTo(st.optimum() - 1e-10);
-            java.util.Arrays.fill(x, Objectives.SCHWEFEL_X);
-            x[j] += rng.nextDouble(-1e-2, 1e-2);
-            assertThat(sw.evaluate(vector(x))).isGreaterThanOrEqualTo(0);
-        }
-    }
-
-    @Test
-    void noPointOfAnySpaceIsBelowItsOptimum() {
-        SplittableRandom rng = new SplittableRandom(42);
-        for (Objective o : Objectives.everything().values()) {
-            SearchSpace space = SearchSpace.parse(o.space());
-            double min = Double.POSITIVE_INFINITY;
-            for (int i = 0; i < 10_000; i++) {
-                Parameters x = space.sample(rng);
-                assertThat(space.violation(x)).isEmpty();
-                min = Math.min(min, o.evaluate(x));
-            }
-            assertThat(min).as(o.name()).isGreaterThanOrEqualTo(o.optimum() - 1e-12);
-        }
-    }
-
-    @Test
-    void theSpacesAreThoseOfTheSuite() throws Exception {
+    void theSpacesAreThoseOfTheBenchmarkSuite() throws Exception {
         String mixed = """
                 {"lr": {"_type": "loguniform", "_value": [1e-5, 1]},
                  "batch_size": {"_type": "choice", "_value": [16, 32, 64, 128, 256]},

@@ -1,4 +1,4 @@
-package org.tunekit.bench.demo;
+package org.tunekit.demo;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
