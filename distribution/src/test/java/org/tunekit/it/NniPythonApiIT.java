@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * NNI's Python {@code Experiment} API has no option or config field for the manager's interpreter:
  * its launcher reads {@code sys.executable} when the experiment starts. Setting it to tunekit for the
- * duration of {@code run()} (the README's snippet, verbatim) makes NNI's manager run Tunekit as the
+ * duration of {@code run()} (the snippet of docs/nni.md, verbatim) makes NNI's manager run Tunekit as the
  * tuner. Runs NNI 3's own Python package against its own manager built from source.
  *
  * <p>Needs the manager build of {@link NniLauncherIT}, and a {@code /usr/bin/python3} that imports
@@ -34,7 +34,7 @@ class NniPythonApiIT {
     private static final String PYTHONPATH = System.getenv().getOrDefault("NNI_PYTHONPATH",
             System.getenv().getOrDefault("NNI_TRIAL_SIDE", System.getProperty("user.home") + "/nni-trial-side") + "/v3");
 
-    /** The README's snippet. */
+    /** The snippet of docs/nni.md. */
     private static final String SCRIPT = """
             import sys
             from unittest import mock
