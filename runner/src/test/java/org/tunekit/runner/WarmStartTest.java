@@ -60,17 +60,7 @@ class WarmStartTest {
     private static LocalRunner.Outcome run(ExperimentStore store, RecordingTuner tuner, boolean resume,
                                            Function<ExperimentManager, ManagerListener> listener) throws Exception {
         ExperimentSpec spec = store.spec();
-        SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
-            @Override
-            public int epochs() {
-                return 1;
-            }
-
-            @Override
-            public double valueAt(int epoch) {
-                return p.getDouble("x");
-            }
-        }, 0);
+        SimulatedTrials trials = new SimulatedTrials((launch, p) -> SimulatedTrials.Curve.of(1, epoch -> p.getDouble("x")), 0);
         ManagerSettings settings = new ManagerSettings(spec.searchSpace(), spec.trialConcurrency(), spec.maxTrialNumber(), null, null, null,
                 Duration.ZERO);
         ExperimentManager[] manager = new ExperimentManager[1];

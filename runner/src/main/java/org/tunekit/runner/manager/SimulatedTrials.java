@@ -31,6 +31,21 @@ public final class SimulatedTrials implements TrainingService {
         default double finalValue(double last) {
             return last;
         }
+
+        /** A curve of {@code epochs} epochs whose value at each is {@code valueAt(epoch)}, the last one its final result. */
+        static Curve of(int epochs, java.util.function.IntToDoubleFunction valueAt) {
+            return new Curve() {
+                @Override
+                public int epochs() {
+                    return epochs;
+                }
+
+                @Override
+                public double valueAt(int epoch) {
+                    return valueAt.applyAsDouble(epoch);
+                }
+            };
+        }
     }
 
     /** Makes a trial's curve from its launch (whose sequence may seed its noise) and its parameters. */

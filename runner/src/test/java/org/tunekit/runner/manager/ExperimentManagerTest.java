@@ -301,17 +301,7 @@ class ExperimentManagerTest {
 
     @Test
     void anEpochBudgetEndsTheRunAndCutsTheRunningTrials() throws Exception {
-        SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
-            @Override
-            public int epochs() {
-                return 10;
-            }
-
-            @Override
-            public double valueAt(int epoch) {
-                return 1.0 / epoch;
-            }
-        }, 25);
+        SimulatedTrials trials = new SimulatedTrials((launch, p) -> SimulatedTrials.Curve.of(10, epoch -> 1.0 / epoch), 25);
         ExperimentManager m = manager(trials, 2, 0);
         trials.onBudgetSpent(() -> m.requestStop("the epoch budget is spent"));
         m.prepare();
@@ -325,17 +315,7 @@ class ExperimentManagerTest {
     void trialsAddedBeforeTheRunRunFirstInOrderAndTheTunerLearnsThemBeforeItsFirstSuggestion() throws Exception {
         // a warm start: three sets for two slots and a budget of five; simulated trials report their x at once
         RecordingTuner tuner = new RecordingTuner();
-        SimulatedTrials trials = new SimulatedTrials((launch, p) -> new SimulatedTrials.Curve() {
-            @Override
-            public int epochs() {
-                return 1;
-            }
-
-            @Override
-            public double valueAt(int epoch) {
-                return p.getDouble("x");
-            }
-        }, 0);
+        SimulatedTrials trials = new SimulatedTrials((launch, p) -> SimulatedTrials.Curve.of(1, epoch -> p.getDouble("x")), 0);
         ExperimentManager m = new ExperimentManager(new ManagerSettings(SPACE, 2, 5, null, null, null, Duration.ZERO), trials,
                 tuner::dispatcher, ManagerListener.SILENT, Clock.systemUTC());
         m.prepare();
