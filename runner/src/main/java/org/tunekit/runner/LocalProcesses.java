@@ -21,7 +21,7 @@ import org.tunekit.runner.manager.TrialScript;
 /**
  * NNI's local training service: each trial a process on this machine ({@link TrialProcess}), in its
  * own folder {@code trials/JOBID} of the experiment, talking over NNI's trial channels — NNI 3's HTTP
- * channel ({@link HttpTrialChannel}) and NNI 2.x's files ({@code parameter.cfg}, {@code .nni/metrics}),
+ * channel ({@link HttpTrialServer}) and NNI 2.x's files ({@code parameter.cfg}, {@code .nni/metrics}),
  * as {@link LocalRunner.TrialChannels} says. When the experiment sets {@code trialGpuNumber}, a trial
  * waits for its GPUs ({@link LocalGpus}) and sees only them ({@code CUDA_VISIBLE_DEVICES}, empty for
  * none). The handle kept for a trial is its process id: a process
@@ -35,7 +35,7 @@ final class LocalProcesses implements TrainingService {
     private final LocalGpus gpus;
     private final Map<String, Running> running = new LinkedHashMap<>();
     private TrialEvents events;
-    private HttpTrialChannel channel;
+    private HttpTrialServer channel;
 
     /** A trial's process and what is read from it. */
     private static final class Running {
@@ -77,7 +77,7 @@ final class LocalProcesses implements TrainingService {
     @Override
     public void open(TrialEvents events) throws IOException {
         this.events = events;
-        this.channel = new HttpTrialChannel(new HttpTrialChannel.Listener() {
+        this.channel = new HttpTrialServer(new HttpTrialServer.Listener() {
             @Override
             public void requestParameter(String trialJobId) {
                 events.parameterRequest(trialJobId, false, -1);

@@ -34,7 +34,7 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  *   <li>Both get 410 once the trial has ended or the runner shuts down, and 404 for a trial it never had.</li>
  * </ul>
  */
-final class HttpTrialChannel implements AutoCloseable {
+final class HttpTrialServer implements AutoCloseable {
     static final long POLL_MILLIS = 1000;
     private static final int MAX_BODY = 4 << 20;
 
@@ -63,7 +63,7 @@ final class HttpTrialChannel implements AutoCloseable {
     private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
     private volatile boolean shutDown;
 
-    HttpTrialChannel(Listener listener) throws IOException {
+    HttpTrialServer(Listener listener) throws IOException {
         this.listener = listener;
         byte[] token = new byte[12];
         new SecureRandom().nextBytes(token);
