@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.tunekit.runner.ExperimentReader;
 import org.tunekit.runner.ExperimentRequests;
-import org.tunekit.runner.results.TrialStatus;
 
 /**
  * The dashboard's JSON API. Every answer is a JSON object; an error is {@code {"error": "..."}} with a
@@ -179,7 +178,7 @@ final class Api implements AutoCloseable {
         m.put("objectives", o.objectives().size());
         Double best = null;
         for (ExperimentReader.Trial t : trials) {
-            if (t.value() != null && Double.isFinite(t.value()) && ranked(t.status())
+            if (t.value() != null && Double.isFinite(t.value()) && t.status().ranked()
                     && (best == null || (o.maximize() ? t.value() > best : t.value() < best))) {
                 best = t.value();
             }
@@ -187,11 +186,6 @@ final class Api implements AutoCloseable {
         m.put("best", best);
         m.put("folder", folder.toString());
         return m;
-    }
-
-    /** Whether a trial's final value counts among the results: not when it was lost (its parameters ran again). */
-    static boolean ranked(TrialStatus s) {
-        return s == TrialStatus.SUCCEEDED || s == TrialStatus.EARLY_STOPPED;
     }
 
     private Map<String, Object> trial(ExperimentFeed feed, String job) {

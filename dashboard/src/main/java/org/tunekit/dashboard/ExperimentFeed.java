@@ -151,9 +151,7 @@ final class ExperimentFeed implements AutoCloseable {
         }
         List<TrialRecord> records = new ArrayList<>();
         for (Stamped s : trials.values()) {
-            ExperimentReader.Trial t = s.trial;
-            records.add(new TrialRecord(t.sequence(), t.jobId(), t.parameterId(), t.parameters(), t.status(), t.value(), t.metric(), List.of(),
-                    t.started(), t.ended(), t.exitCode(), t.message(), t.gpus()));
+            records.add(s.trial.record());
         }
         ExperimentResults r = new ExperimentResults(overview.id(), overview.name(), overview.maximize(), overview.started(), overview.ended(),
                 overview.status(), records, overview.objectives());

@@ -26,9 +26,8 @@ final class Importances {
     synchronized Map<String, Object> of(ExperimentFeed feed) {
         ExperimentReader.Overview o = feed.overview();
         List<TrialRecord> ranked = feed.trials().stream()
-                .filter(t -> Api.ranked(t.status()) && t.value() != null && Double.isFinite(t.value()))
-                .map(t -> new TrialRecord(t.sequence(), t.jobId(), t.parameterId(), t.parameters(), t.status(), t.value(), t.metric(), List.of(),
-                        t.started(), t.ended(), t.exitCode(), t.message(), t.gpus()))
+                .filter(t -> t.status().ranked() && t.value() != null && Double.isFinite(t.value()))
+                .map(ExperimentReader.Trial::record)
                 .toList();
         Computed c = cache.get(feed);
         if (c != null && c.trials == ranked.size()) {

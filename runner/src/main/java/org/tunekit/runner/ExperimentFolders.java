@@ -64,6 +64,26 @@ final class ExperimentFolders {
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
     }
 
+    /** The default root's list of every experiment made: (id, folder), in the order made. */
+    static List<Map.Entry<String, Path>> registered(Map<String, String> env) {
+        Path registry = defaultRoot(env).resolve(REGISTRY);
+        if (!Files.isRegularFile(registry)) {
+            return List.of();
+        }
+        try {
+            List<Map.Entry<String, Path>> out = new java.util.ArrayList<>();
+            for (String line : Files.readAllLines(registry, StandardCharsets.UTF_8)) {
+                int tab = line.indexOf('\t');
+                if (tab > 0) {
+                    out.add(Map.entry(line.substring(0, tab), Path.of(line.substring(tab + 1))));
+                }
+            }
+            return out;
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new RunnerException("cannot read " + registry + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A new experiment id: eight lowercase letters and digits, not yet used under {@code root}. */
     static String newId(Path root) {
         SecureRandom random = new SecureRandom();
@@ -93,24 +113,13 @@ final class ExperimentFolders {
                 return r.resolve(idOrPath).toAbsolutePath();
             }
         }
-        Path registry = defaultRoot.resolve(REGISTRY);
-        if (Files.isRegularFile(registry)) {
-            try {
-                for (String line : Files.readAllLines(registry, StandardCharsets.UTF_8)) {
-                    int tab = line.indexOf('\t');
-                    if (tab > 0 && line.substring(0, tab).equals(idOrPath)) {
-                        Path dir = Path.of(line.substring(tab + 1));
-                        if (Files.isRegularFile(dir.resolve(ExperimentStore.FILE))) {
-                            return dir;
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                throw new RunnerException("cannot read " + registry + ": " + e.getMessage(), e);
+        for (Map.Entry<String, Path> e : registered(env)) {
+            if (e.getKey().equals(idOrPath) && Files.isRegularFile(e.getValue().resolve(ExperimentStore.FILE))) {
+                return e.getValue();
             }
         }
         throw new ConfigException("no experiment '" + idOrPath + "' (looked in " + (root == null ? "" : root + ", ") + defaultRoot
-                + " and its list " + registry + "); give the experiment's folder instead");
+                + " and its list " + defaultRoot.resolve(REGISTRY) + "); give the experiment's folder instead");
     }
 
     /** Holds the experiment folder's lock until closed; fails when another runner holds it. */

@@ -70,19 +70,15 @@ public final class ExperimentReader implements AutoCloseable {
                 // an unreadable root lists nothing
             }
         }
-        Path registry = defaultRoot.resolve(ExperimentFolders.REGISTRY);
-        if (root == null && Files.isRegularFile(registry)) {
+        if (root == null) {
             try {
-                for (String line : Files.readAllLines(registry, StandardCharsets.UTF_8)) {
-                    int tab = line.indexOf('\t');
-                    if (tab > 0) {
-                        Path dir = Path.of(line.substring(tab + 1)).toAbsolutePath().normalize();
-                        if (Files.isRegularFile(dir.resolve(ExperimentStore.FILE))) {
-                            found.add(dir);
-                        }
+                for (Map.Entry<String, Path> e : ExperimentFolders.registered(System.getenv())) {
+                    Path dir = e.getValue().toAbsolutePath().normalize();
+                    if (Files.isRegularFile(dir.resolve(ExperimentStore.FILE))) {
+                        found.add(dir);
                     }
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (RunnerException e) {
                 // a damaged list adds nothing
             }
         }
@@ -219,7 +215,13 @@ public final class ExperimentReader implements AutoCloseable {
      */
     public record Trial(int sequence, String jobId, long parameterId, Map<String, Object> parameters, TrialStatus status, Double value,
                         Object metric, Instant started, Instant ended, Integer exitCode, String message, String machine, List<Integer> gpus,
-                        int intermediateCount, Double lastIntermediate) {}
+                        int intermediateCount, Double lastIntermediate) {
+        /** The trial in the results model (without its intermediate results), for what reads results: the Pareto front, importance. */
+        public org.tunekit.runner.results.TrialRecord record() {
+            return new org.tunekit.runner.results.TrialRecord(sequence, jobId, parameterId, parameters, status, value, metric, List.of(), started,
+                    ended, exitCode, message, gpus);
+        }
+    }
 
     /** Every trial, in order of sequence. */
     public List<Trial> trials() {

@@ -158,7 +158,8 @@ function paramNames() {
 }
 function objectives() { return (S.overview && S.overview.objectives) || []; }
 function multi() { return objectives().length >= 2; }
-function ranked(t) { return (t.status === 'SUCCEEDED' || t.status === 'EARLY_STOPPED') && typeof t.value === 'number'; }
+// as the runner ranks (TrialStatus.ranked): every final value but a lost trial's, whose parameters ran again
+function ranked(t) { return t.status !== 'LOST' && typeof t.value === 'number'; }
 function better(a, b) { return S.overview && S.overview.maximize ? a > b : a < b; }
 function sortedTrials() { return [...S.trials.values()].sort((a, b) => a.seq - b.seq); }
 function bestTrial() {
