@@ -20,13 +20,9 @@ import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TrialResult;
-import org.tunekit.sdk.objectives.Hypervolume;
 import org.tunekit.sdk.objectives.Objectives;
-import org.tunekit.sdk.objectives.Pareto;
-import org.tunekit.sdk.space.Choice;
 import org.tunekit.sdk.space.Continuous;
 import org.tunekit.sdk.space.EncodedSpace;
-import org.tunekit.sdk.space.RandInt;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
@@ -63,7 +59,7 @@ import org.tunekit.sdk.space.SearchSpace;
  *
  * <p>With several objectives (MOTPE, see {@link MotpeTunerProvider}) everything above holds but the
  * split: each observation keeps its vector of losses, and the good ones are chosen by Pareto rank and
- * hypervolume contribution ({@code splitByPareto}); a pending trial is good under the liar
+ * hypervolume contribution ({@link GoodBadSplit#byPareto}); a pending trial is good under the liar
  * {@code best} and bad under the others.
  */
 public final class TpeTuner implements Tuner {
@@ -72,8 +68,6 @@ public final class TpeTuner implements Tuner {
     private static final int MODEL_ATTEMPTS = 8;
     private static final int RANDOM_ATTEMPTS = 2000;
 
-    /** The weight of a pending trial's component relative to a completed observation's. */
-    private static final double LIE_WEIGHT = 0.25;
     private final TpeSettings settings;
     private final SplitMix64 rng;
     /** The objectives of MOTPE; none for TPE. */
@@ -86,7 +80,6 @@ public final class TpeTuner implements Tuner {
     private SearchSpace space;
     private EncodedSpace encoded;
     private OptionalLong spaceSize = OptionalLong.empty();
-    private Coordinate[] coordinates = new Coordinate[0];
     private History history = new History(0);
     /** Trials this tuner knows by id (pending, or with a result and not yet ended), to their slot. */
     private final Map<Long, Integer> slotOfTrial = new LinkedHashMap<>();
@@ -94,15 +87,8 @@ public final class TpeTuner implements Tuner {
     private final Set<VectorKey> seen = new HashSet<>();
     private Restored restored;
 
-    // scratch space reused by every model build
-    private boolean[] good = new boolean[16];
-    private int[] rank = new int[16];
-    private int[] pendingSlots = new int[16];
-    private int[] topRank = new int[16];
-    private byte[] membership = new byte[16];
-    private int topGood;
-    private int topBad;
-
+    private ParzenModel model;
+    private final GoodBadSplit split = new GoodBadSplit();
 
     /** Creates the tuner with the given settings. */
     TpeTuner(TpeSettings settings) {
@@ -139,10 +125,7 @@ public final class TpeTuner implements Tuner {
         space = newSpace;
         encoded = EncodedSpace.of(newSpace);
         spaceSize = newSpace.size();
-        coordinates = new Coordinate[encoded.size()];
-        for (EncodedSpace.Dimension d : encoded.dimensions()) {
-            coordinates[d.index()] = new Coordinate(d);
-        }
+        model = new ParzenModel(encoded, settings);
         history = new History(encoded.size());
         slotOfTrial.clear();
         seen.clear();
@@ -179,7 +162,7 @@ public final class TpeTuner implements Tuner {
         if (history.doneCount >= settings.startupJobs() && history.doneCount > 0) {
             buildModels();
             for (int attempt = 0; attempt < MODEL_ATTEMPTS && x == null; attempt++) {
-                double[] candidate = normalise(settings.multivariate() ? suggestJointly() : suggestPerParameter());
+                double[] candidate = normalise(settings.multivariate() ? model.proposeJointly(rng) : model.proposeOneAtATime(rng));
                 if (!seen.contains(new VectorKey(candidate))) {
                     x = candidate;
                 }
@@ -304,21 +287,7 @@ public final class TpeTuner implements Tuner {
 
     // ---------------------------------------------------------------- the model
 
-    /** How many of n observations count as good: {@code ceil(gamma * n^0.8)}. */
-    static int goodCount(int n, double gamma) {
-        return Math.min(n, (int) Math.ceil(gamma * Math.pow(n, 0.8)));
-    }
-
-    private boolean included(int slot) {
-        byte s = history.state[slot];
-        return s == History.DONE || (s == History.PENDING && settings.liar() != TpeSettings.ConstantLiar.NONE);
-    }
-
-    private static final byte LEFT_OUT = 0;
-    private static final byte BAD = 1;
-    private static final byte GOOD = 2;
-
-    /** Splits the observations into good and bad and builds both estimators of every coordinate. */
+    /** Compacts the observations when many are dead, splits them into good and bad, and builds the model. */
     private void buildModels() {
         History h = history;
         if (h.deadCount() > 64 && h.deadCount() > h.slots / 4) {
@@ -335,298 +304,10 @@ public final class TpeTuner implements Tuner {
             slotOfTrial.replaceAll((id, slot) -> newSlot[slot]);
             slotOfTrial.values().removeIf(slot -> slot < 0);
         }
-        if (good.length < h.slots) {
-            int n = Math.max(h.slots, good.length * 2);
-            good = new boolean[n];
-            rank = new int[n];
-            pendingSlots = new int[n];
-            topRank = new int[n];
-            membership = new byte[n];
-        }
-        Arrays.fill(good, 0, h.slots, false);
-        if (!objectives.isEmpty()) {
-            splitByPareto();
-            rankAndBuild();
-            return;
-        }
-        int pending = 0;
-        if (settings.liar() != TpeSettings.ConstantLiar.NONE) {
-            for (int s = 0; s < h.slots; s++) {
-                if (h.state[s] == History.PENDING) {
-                    pendingSlots[pending++] = s;
-                }
-            }
-        }
-        double lie = switch (settings.liar()) {
-            case WORST -> h.worstLoss();
-            case MEAN -> h.meanLoss();
-            default -> h.bestLoss();
-        };
-        int n = h.byLossSize + pending;
-        int goodLeft = goodCount(n, settings.gamma());
-
-        int i = 0;
-        int j = 0;
-        while (goodLeft-- > 0) {
-            boolean takeDone;
-            if (i >= h.byLossSize) {
-                takeDone = false;
-            } else if (j >= pending) {
-                takeDone = true;
-            } else {
-                int s = h.byLoss[i];
-                takeDone = h.loss[s] < lie || (h.loss[s] == lie && s < pendingSlots[j]);
-            }
-            good[takeDone ? h.byLoss[i++] : pendingSlots[j++]] = true;
-        }
-        rankAndBuild();
-    }
-
-    /** Ranks the included observations by age within good and bad, and builds every coordinate's estimators. */
-    private void rankAndBuild() {
-        History h = history;
-        // a top-level coordinate is active in every observation: they share one ranking by age
-        topGood = 0;
-        topBad = 0;
-        for (int s = 0; s < h.slots; s++) {
-            if (included(s)) {
-                membership[s] = good[s] ? GOOD : BAD;
-                topRank[s] = good[s] ? topGood++ : topBad++;
-            } else {
-                membership[s] = LEFT_OUT;
-            }
-        }
-        for (Coordinate c : coordinates) {
-            buildCoordinate(c);
-        }
-    }
-
-    /** The largest last front whose members are chosen by hypervolume contribution; larger ones by crowding distance. */
-    private static final int MAX_HYPERVOLUME_SELECTION = 40;
-
-    /**
-     * MOTPE's split: the good observations are {@code goodCount(n)} of the n completed ones, taken
-     * front by front in order of Pareto rank; of the first front that does not fit whole, the members
-     * that add least to the front's hypervolume are dropped one at a time (reference point: the
-     * worst loss of every objective plus a tenth of its range), or, for a front of more than
-     * {@value #MAX_HYPERVOLUME_SELECTION}, the most crowded ones. Pending trials follow the liar:
-     * {@code best} counts them good, {@code worst} and {@code mean} bad.
-     */
-    private void splitByPareto() {
-        History h = history;
-        int[] done = new int[h.doneCount];
-        int n = 0;
-        for (int s = 0; s < h.slots; s++) {
-            if (h.state[s] == History.DONE) {
-                done[n++] = s;
-            }
-        }
-        double[][] points = new double[n][];
-        for (int i = 0; i < n; i++) {
-            points[i] = lossVectors[done[i]];
-        }
-        int quota = goodCount(n, settings.gamma());
-        int taken = 0;
-        for (int[] front : Pareto.fronts(points, quota)) {
-            if (taken >= quota) {
-                break;
-            }
-            if (taken + front.length <= quota) {
-                for (int i : front) {
-                    good[done[i]] = true;
-                }
-                taken += front.length;
-                continue;
-            }
-            for (int i : thin(points, front, quota - taken)) {
-                good[done[i]] = true;
-            }
-            taken = quota;
-        }
-        if (settings.liar() == TpeSettings.ConstantLiar.BEST) {
-            for (int s = 0; s < h.slots; s++) {
-                if (h.state[s] == History.PENDING) {
-                    good[s] = true;
-                }
-            }
-        }
-    }
-
-    /** The {@code keep} members of a front that hold the most of its hypervolume (or, for a large front, the least crowded). */
-    private static int[] thin(double[][] points, int[] front, int keep) {
-        if (front.length > MAX_HYPERVOLUME_SELECTION) {
-            double[] crowding = Pareto.crowdingDistances(points, front);
-            Integer[] order = new Integer[front.length];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (a, b) -> Double.compare(crowding[b], crowding[a]));
-            int[] out = new int[keep];
-            for (int i = 0; i < keep; i++) {
-                out[i] = front[order[i]];
-            }
-            return out;
-        }
-        double[] reference = Hypervolume.nadirReference(points, 0.1);
-        List<Integer> members = new ArrayList<>();
-        for (int i : front) {
-            members.add(i);
-        }
-        while (members.size() > keep) {
-            double[][] p = new double[members.size()][];
-            for (int i = 0; i < p.length; i++) {
-                p[i] = points[members.get(i)];
-            }
-            double[] contribution = Hypervolume.contributions(p, reference);
-            int worst = 0;
-            for (int i = 1; i < contribution.length; i++) {
-                if (contribution[i] < contribution[worst]) {
-                    worst = i;
-                }
-            }
-            members.remove(worst);
-        }
-        int[] out = new int[keep];
-        for (int i = 0; i < keep; i++) {
-            out[i] = members.get(i);
-        }
-        return out;
-    }
-
-    private double forgettingWeight(int r, int m) {
-        int lf = settings.linearForgetting();
-        if (m <= lf || r >= m - lf) {
-            return 1;
-        }
-        int ramp = m - lf;
-        return ramp == 1 ? 1.0 / m : 1.0 / m + (1 - 1.0 / m) * r / (ramp - 1);
-    }
-
-    private void buildCoordinate(Coordinate c) {
-        History h = history;
-        double[] col = h.values[c.index];
-        int mg;
-        int mb;
-        int[] rank;
-        if (c.parent < 0) {
-            rank = topRank;
-            mg = topGood;
-            mb = topBad;
-        } else {
-            rank = this.rank;
-            mg = 0;
-            mb = 0;
-            for (int s = 0; s < h.slots; s++) {
-                if (!Double.isNaN(col[s]) && membership[s] != LEFT_OUT) {
-                    rank[s] = membership[s] == GOOD ? mg++ : mb++;
-                }
-            }
-        }
-        double pw = settings.priorWeight();
-        int[] order = h.byValue[c.index];
-        int size = h.byValueSize[c.index];
-        if (c.kind == EncodedSpace.Kind.CATEGORICAL) {
-            int k = c.cardinality;
-            Arrays.fill(c.goodProbability, pw / k);
-            Arrays.fill(c.badProbability, pw / k);
-            for (int t = 0; t < size; t++) {
-                int s = order[t];
-                if (included(s)) {
-                    int option = (int) col[s];
-                    if (good[s]) {
-                        c.goodProbability[option] += forgettingWeight(rank[s], mg);
-                    } else {
-                        c.badProbability[option] += forgettingWeight(rank[s], mb);
-                    }
-                }
-            }
-            double gs = 0;
-            double bs = 0;
-            for (int o = 0; o < k; o++) {
-                gs += c.goodProbability[o];
-                bs += c.badProbability[o];
-            }
-            double cum = 0;
-            for (int o = 0; o < k; o++) {
-                c.goodProbability[o] /= gs;
-                c.badProbability[o] /= bs;
-                cum += c.goodProbability[o];
-                c.goodCumulative[o] = cum;
-            }
-            return;
-        }
-        c.good.reset(pw);
-        c.bad.reset(pw);
-        // linear forgetting: weight 1 for the newest linear_forgetting, a ramp from 1/m up for the older
-        int lf = settings.linearForgetting();
-        int rampGood = mg - lf;
-        int rampBad = mb - lf;
-        double slopeGood = rampGood > 1 ? (1 - 1.0 / mg) / (rampGood - 1) : 0;
-        double slopeBad = rampBad > 1 ? (1 - 1.0 / mb) / (rampBad - 1) : 0;
-        double baseGood = 1.0 / mg;
-        double baseBad = 1.0 / mb;
-        byte[] membership = this.membership;
-        for (int t = 0; t < size; t++) {
-            int s = order[t];
-            byte kind = membership[s];
-            double lieFactor = h.state[s] == History.PENDING ? LIE_WEIGHT : 1;
-            if (kind == GOOD) {
-                int r = rank[s];
-                c.good.add(col[s], lieFactor * (r < rampGood ? baseGood + slopeGood * r : 1));
-            } else if (kind == BAD) {
-                int r = rank[s];
-                c.bad.add(col[s], lieFactor * (r < rampBad ? baseBad + slopeBad * r : 1));
-            }
-        }
-        c.good.finish();
-        c.bad.finish();
-    }
-
-    private boolean active(Coordinate c, double[] x) {
-        return c.parent < 0 || x[c.parent] == c.parentOption;
-    }
-
-    private double[] suggestPerParameter() {
-        double[] x = new double[coordinates.length];
-        Arrays.fill(x, Double.NaN);
-        for (Coordinate c : coordinates) {
-            if (!active(c, x)) {
-                continue;
-            }
-            double best = Double.NaN;
-            double bestScore = Double.NEGATIVE_INFINITY;
-            for (int k = 0; k < settings.eiCandidates(); k++) {
-                double v = c.draw(rng);
-                double score = c.logRatio(v);
-                if (Double.isNaN(best) || score > bestScore) {
-                    best = v;
-                    bestScore = score;
-                }
-            }
-            x[c.index] = best;
-        }
-        return x;
-    }
-
-    private double[] suggestJointly() {
-        double[] best = null;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < settings.eiCandidates(); k++) {
-            double[] x = new double[coordinates.length];
-            Arrays.fill(x, Double.NaN);
-            double score = 0;
-            for (Coordinate c : coordinates) {
-                if (active(c, x)) {
-                    x[c.index] = c.draw(rng);
-                    score += c.logRatio(x[c.index]);
-                }
-            }
-            if (best == null || score > bestScore) {
-                best = x;
-                bestScore = score;
-            }
-        }
-        return best;
+        boolean[] good = objectives.isEmpty()
+                ? split.byLoss(h, settings.liar(), settings.gamma())
+                : split.byPareto(h, lossVectors, settings.liar(), settings.gamma());
+        model.build(h, good, settings.liar() != TpeSettings.ConstantLiar.NONE);
     }
 
     // ---------------------------------------------------------------- encoding
@@ -634,7 +315,7 @@ public final class TpeTuner implements Tuner {
     /** Encodes a parameter set as the model sees it (a quantised log value of 0 becomes log(q / 2)). */
     private double[] encode(Parameters p) {
         double[] x = encoded.encode(p);
-        for (Coordinate c : coordinates) {
+        for (ParzenCoordinate c : model.coordinates()) {
             double v = x[c.index];
             if (v == Double.NEGATIVE_INFINITY && c.continuous != null && c.continuous.logScale()) {
                 x[c.index] = Math.log(c.continuous.q() * 0.5);
@@ -813,103 +494,6 @@ public final class TpeTuner implements Tuner {
         @Override
         public int hashCode() {
             return Arrays.hashCode(x);
-        }
-    }
-
-    /** One coordinate of the encoded space with its two estimators. */
-    private final class Coordinate {
-        final int index;
-        final int parent;
-        final int parentOption;
-        final EncodedSpace.Kind kind;
-        final int cardinality;
-        final Continuous continuous;
-        final double intLow;
-        final double intHigh;
-        final NumericEstimator good;
-        final NumericEstimator bad;
-        final double[] goodProbability;
-        final double[] badProbability;
-        final double[] goodCumulative;
-
-        Coordinate(EncodedSpace.Dimension d) {
-            index = d.index();
-            parent = d.parent();
-            parentOption = d.parentOption();
-            kind = d.kind();
-            cardinality = d.cardinality();
-            if (d.parameter() instanceof Choice) {
-                continuous = null;
-                intLow = intHigh = 0;
-                good = bad = null;
-                goodProbability = new double[cardinality];
-                badProbability = new double[cardinality];
-                goodCumulative = new double[cardinality];
-                return;
-            }
-            goodProbability = badProbability = goodCumulative = null;
-            if (d.parameter() instanceof RandInt r) {
-                continuous = null;
-                intLow = r.low();
-                intHigh = r.high() - 1;
-                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
-                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
-                return;
-            }
-            continuous = (Continuous) d.parameter();
-            intLow = intHigh = 0;
-            if (continuous.bounded()) {
-                good = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
-                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
-            } else {
-                double mu;
-                double sigma;
-                if (continuous instanceof org.tunekit.sdk.space.Normal n) {
-                    mu = n.mu();
-                    sigma = n.sigma();
-                } else {
-                    org.tunekit.sdk.space.LogNormal n = (org.tunekit.sdk.space.LogNormal) continuous;
-                    mu = n.mu();
-                    sigma = n.sigma();
-                }
-                good = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
-                bad = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
-            }
-        }
-
-        /** Draws a value from the good estimator, rounded or quantised to one the parameter can take. */
-        double draw(java.util.random.RandomGenerator random) {
-            if (kind == EncodedSpace.Kind.CATEGORICAL) {
-                double u = random.nextDouble();
-                for (int o = 0; o < cardinality - 1; o++) {
-                    if (u < goodCumulative[o]) {
-                        return o;
-                    }
-                }
-                return cardinality - 1;
-            }
-            double raw = good.sample(random);
-            if (kind == EncodedSpace.Kind.INTEGER) {
-                return Math.max(intLow, Math.min(intHigh, Math.rint(raw)));
-            }
-            if (continuous.q() == 0) {
-                return raw;
-            }
-            double value = continuous.quantize(continuous.logScale() ? Math.exp(raw) : raw);
-            if (!continuous.logScale()) {
-                return value;
-            }
-            return value > 0 ? Math.log(value) : Math.log(continuous.q() * 0.5);
-        }
-
-        /** log l(v) - log g(v). */
-        double logRatio(double v) {
-            if (kind == EncodedSpace.Kind.CATEGORICAL) {
-                int o = (int) v;
-                return Math.log(goodProbability[o] / badProbability[o]);
-            }
-            double r = good.logDensity(v) - bad.logDensity(v);
-            return Double.isNaN(r) ? Double.NEGATIVE_INFINITY : r;
         }
     }
 }
