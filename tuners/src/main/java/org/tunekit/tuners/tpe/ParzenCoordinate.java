@@ -35,7 +35,7 @@ final class ParzenCoordinate {
     private final EncodedSpace.Kind kind;
     private final int cardinality;
     /** The continuous parameter, or null for a choice or a randint. */
-    final Continuous continuous;
+    private final Continuous continuous;
     private final double intLow;
     private final double intHigh;
     private final NumericEstimator good;

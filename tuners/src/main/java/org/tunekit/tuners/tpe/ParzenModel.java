@@ -32,11 +32,6 @@ final class ParzenModel {
         eiCandidates = settings.eiCandidates();
     }
 
-    /** The coordinates, in encoded order (a nested coordinate after the choice it belongs to). */
-    ParzenCoordinate[] coordinates() {
-        return coordinates;
-    }
-
     /**
      * Builds every coordinate's estimators. The completed observations, and the pending ones when
      * {@code withPending}, take part; {@code good[slot]} says which group each is in. Every group is
