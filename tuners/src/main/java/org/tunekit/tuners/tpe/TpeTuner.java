@@ -53,7 +53,7 @@ import org.tunekit.sdk.space.SearchSpace;
  *
  * <p>With several objectives (MOTPE, see {@link MotpeTunerProvider}) everything above holds but the
  * split: each observation keeps its vector of losses, and the good ones are chosen by Pareto rank and
- * hypervolume contribution ({@link GoodBadSplit#byPareto}); a pending trial is good under the liar
+ * hypervolume contribution ({@code GoodBadSplit.byPareto}); a pending trial is good under the liar
  * {@code best} and bad under the others.
  */
 public final class TpeTuner implements Tuner {
