@@ -1,7 +1,5 @@
 package org.tunekit.tuners.random;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
@@ -14,17 +12,18 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
-import org.tunekit.tuners.common.CheckpointFile;
 import org.tunekit.tuners.common.SeenParameters;
 
 /**
  * Random search: every suggestion is a draw from the search space's prior ({@link SearchSpace#sample}).
  *
- * <p>A draw that equals a point already suggested or imported is drawn again, up to
- * {@link #MAX_DRAWS} times; when the space is finite and every point has been seen, the tuner has no
- * more trials. Draw {@code k} uses the {@code k}-th child generator split from a
- * {@link SplittableRandom} seeded with {@code seed}, so the sequence depends only on the seed and on
- * the points seen, and a checkpoint needs only the seed, the number of draws and the seen points.
+ * <p>A draw that equals a point already suggested, or one the tuner has a result for (received or
+ * imported), is drawn again, up to {@link #MAX_DRAWS} times; when the space is finite and every
+ * point has been seen, the tuner has no more trials. The draws for a parameter id come from a
+ * generator seeded with a function of the seed and the id alone, so the suggestion for an id
+ * depends only on the seed and on the points seen. That is how the tuner resumes, with no
+ * checkpoint: a fresh instance given the earlier results through {@link #importData} suggests for
+ * the next id what the uninterrupted one would, and none of the points it has results for.
  *
  * <p>The seen points belong to a search space: when the space is replaced during a run by a
  * different one, they are forgotten.
@@ -33,13 +32,9 @@ final class RandomTuner implements Tuner {
     /** How many times a suggestion is redrawn when it repeats a seen point. */
     static final int MAX_DRAWS = 1000;
 
-    static final String CHECKPOINT_FILE = "random-tuner.state";
-    private static final CheckpointFile CHECKPOINT = new CheckpointFile(CHECKPOINT_FILE, 0x544b524e, 1, "Random tuner"); // "TKRN"
     private static final System.Logger LOG = System.getLogger(RandomTuner.class.getName());
 
-    private long seed;
-    private SplittableRandom master;
-    private long draws;
+    private final long seed;
     private final SeenParameters seen = new SeenParameters();
     private SearchSpace space;
 
@@ -54,7 +49,6 @@ final class RandomTuner implements Tuner {
             seed = new SplittableRandom().nextLong();
             LOG.log(System.Logger.Level.INFO, "Random tuner: no seed given, using seed " + seed);
         }
-        master = new SplittableRandom(seed);
     }
 
     /** The seed in use. */
@@ -79,9 +73,10 @@ final class RandomTuner implements Tuner {
         if (size.isPresent() && seen.size() >= size.getAsLong()) {
             throw new NoMoreTrialsException("every one of the " + size.getAsLong() + " points of the search space has been suggested");
         }
+        SplittableRandom random = randomFor(seed, parameterId);
         Parameters drawn = null;
         for (int attempt = 0; attempt < MAX_DRAWS; attempt++) {
-            drawn = space.sample(nextGenerator());
+            drawn = space.sample(random);
             if (seen.add(drawn)) {
                 return drawn;
             }
@@ -91,57 +86,37 @@ final class RandomTuner implements Tuner {
         return drawn;
     }
 
-    private SplittableRandom nextGenerator() {
-        draws++;
-        return master.split();
+    /** The generator of the draws for {@code parameterId}: a function of the seed and the id alone. */
+    static SplittableRandom randomFor(long seed, long parameterId) {
+        return new SplittableRandom(mix(seed ^ mix(parameterId + 0x9e3779b97f4a7c15L)));
     }
 
+    /** SplitMix64's finaliser: every bit of the result depends on every bit of {@code z}. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    /** Random search learns nothing from a result, but its point counts as seen, as an imported one's does. */
     @Override
     public void receiveTrialResult(TrialResult result) {
-        // random search learns nothing from results
+        if (result.parameters() != null) {
+            see(result.parameters());
+        }
     }
 
     /** Imported points count as seen (those that fit the current search space). */
     @Override
     public void importData(List<ImportedTrial> trials) {
         for (ImportedTrial t : trials) {
-            if (space == null || space.violation(t.parameters()).isEmpty()) {
-                seen.add(t.parameters());
-            }
+            see(t.parameters());
         }
     }
 
-    @Override
-    public void saveCheckpoint(Path directory) throws IOException {
-        CHECKPOINT.write(directory, out -> {
-            out.writeLong(seed);
-            out.writeLong(draws);
-            seen.writeTo(out);
-        });
-    }
-
-    /** Restores the seed, the position in its stream and the seen points; the search space comes afterwards. */
-    @Override
-    public void loadCheckpoint(Path directory) throws IOException {
-        boolean found = CHECKPOINT.read(directory, (in, file) -> {
-            long savedSeed = in.readLong();
-            long savedDraws = in.readLong();
-            if (savedDraws < 0) {
-                throw new IOException(file + ": corrupt draw count " + savedDraws);
-            }
-            seen.readFrom(in);
-            if (savedSeed != seed) {
-                LOG.log(System.Logger.Level.INFO, "Random tuner: continuing the checkpoint's seed " + savedSeed + " (not " + seed + ")");
-            }
-            seed = savedSeed;
-            master = new SplittableRandom(seed);
-            for (long i = 0; i < savedDraws; i++) {
-                master.split();
-            }
-            draws = savedDraws;
-        });
-        if (!found) {
-            LOG.log(System.Logger.Level.INFO, "Random tuner: no checkpoint file " + CHECKPOINT.file(directory) + "; starting afresh");
+    private void see(Parameters p) {
+        if (space == null || space.violation(p).isEmpty()) {
+            seen.add(p);
         }
     }
 }

@@ -1,32 +1,15 @@
 package org.tunekit.tuners.tpe;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import org.tunekit.sdk.ImportedTrial;
+import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
-import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TrialResult;
-import org.tunekit.sdk.objectives.Hypervolume;
+import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.objectives.Objectives;
-import org.tunekit.sdk.objectives.Pareto;
-import org.tunekit.sdk.space.Choice;
-import org.tunekit.sdk.space.Continuous;
-import org.tunekit.sdk.space.EncodedSpace;
-import org.tunekit.sdk.space.RandInt;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
@@ -61,48 +44,35 @@ import org.tunekit.sdk.space.SearchSpace;
  * spreads out instead of piling onto its own guesses (with the default liar {@code best} this halved
  * the batch-mode regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
  *
+ * <p>Resume by replay: the tuner keeps no checkpoint. Its state is a function of the results it got,
+ * received or imported alike, and of its own pending suggestions: the randomness of a suggestion is
+ * drawn from the seed and the parameter id alone, and the start-up phase lasts until
+ * {@code n_startup_jobs} results are known. So a fresh instance given the same results through
+ * {@link #importData} suggests what the uninterrupted one would for the same id, and never one of
+ * the parameter sets it has results for.
+ *
  * <p>With several objectives (MOTPE, see {@link MotpeTunerProvider}) everything above holds but the
  * split: each observation keeps its vector of losses, and the good ones are chosen by Pareto rank and
- * hypervolume contribution ({@code splitByPareto}); a pending trial is good under the liar
+ * hypervolume contribution ({@code GoodBadSplit.byPareto}); a pending trial is good under the liar
  * {@code best} and bad under the others.
  */
 public final class TpeTuner implements Tuner {
-    private static final String CHECKPOINT_FILE = "tpe-state.txt";
-    private static final String CHECKPOINT_MAGIC = "tunekit-tpe 1";
     private static final int MODEL_ATTEMPTS = 8;
     private static final int RANDOM_ATTEMPTS = 2000;
 
-    /** The weight of a pending trial's component relative to a completed observation's. */
-    private static final double LIE_WEIGHT = 0.25;
     private final TpeSettings settings;
-    private final SplitMix64 rng;
+    private final long seed;
     /** The objectives of MOTPE; none for TPE. */
     private final Objectives objectives;
-    /** The tuner's name in messages and checkpoints. */
+    /** The tuner's name in messages. */
     private final String name;
-    /** MOTPE: every slot's loss vector (null for pending and dead slots); unused by TPE. */
-    private double[][] lossVectors = new double[16][];
+    private final GoodBadSplit split = new GoodBadSplit();
 
-    private SearchSpace space;
-    private EncodedSpace encoded;
-    private OptionalLong spaceSize = OptionalLong.empty();
-    private Coordinate[] coordinates = new Coordinate[0];
-    private History history = new History(0);
-    /** Trials this tuner knows by id (pending, or with a result and not yet ended), to their slot. */
-    private final Map<Long, Integer> slotOfTrial = new LinkedHashMap<>();
-    /** Every parameter set suggested or observed, so that none is suggested twice. */
-    private final Set<VectorKey> seen = new HashSet<>();
-    private Restored restored;
-
-    // scratch space reused by every model build
-    private boolean[] good = new boolean[16];
-    private int[] rank = new int[16];
-    private int[] pendingSlots = new int[16];
-    private int[] topRank = new int[16];
-    private byte[] membership = new byte[16];
-    private int topGood;
-    private int topBad;
-
+    // set with the search space
+    private TpeSpace space;
+    private ParzenModel model;
+    private Observations observations;
+    private SeenVectors seen;
 
     /** Creates the tuner with the given settings. */
     TpeTuner(TpeSettings settings) {
@@ -118,8 +88,7 @@ public final class TpeTuner implements Tuner {
         this.settings = settings;
         this.objectives = objectives;
         this.name = objectives.isEmpty() ? "TPE" : "MOTPE";
-        long seed = settings.seed().isPresent() ? settings.seed().getAsLong() : new SplittableRandom().nextLong();
-        this.rng = new SplitMix64(seed);
+        this.seed = settings.seed().isPresent() ? settings.seed().getAsLong() : new SplittableRandom().nextLong();
     }
 
     /** The settings this tuner runs with. */
@@ -127,42 +96,50 @@ public final class TpeTuner implements Tuner {
         return settings;
     }
 
+    /** How many completed observations the model learns from. */
+    int observationCount() {
+        return observations == null ? 0 : observations.completedCount();
+    }
+
+    /** How many suggested trials are waiting for their result. */
+    int pendingCount() {
+        return observations == null ? 0 : observations.pendingCount();
+    }
+
+    /**
+     * The random source of the suggestion for {@code parameterId}: a function of the seed and the id
+     * alone, so that any instance with the same seed and history makes the same suggestion for it.
+     */
+    static RandomGenerator randomFor(long seed, long parameterId) {
+        return new SplittableRandom(mix(seed ^ mix(parameterId + 0x9e3779b97f4a7c15L)));
+    }
+
+    /** SplitMix64's finaliser: every bit of the result depends on every bit of {@code z}. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    /**
+     * Sets the search space. The completed observations that fit a new space are kept (pending
+     * suggestions are forgotten); setting the same space again changes nothing.
+     */
     @Override
     public void updateSearchSpace(SearchSpace newSpace) {
-        if (newSpace.equals(space)) {
+        if (space != null && newSpace.equals(space.space())) {
             return;
         }
-        EncodedSpace oldEncoded = encoded;
-        History oldHistory = history;
-        double[][] oldVectors = lossVectors;
-        lossVectors = new double[16][];
-        space = newSpace;
-        encoded = EncodedSpace.of(newSpace);
-        spaceSize = newSpace.size();
-        coordinates = new Coordinate[encoded.size()];
-        for (EncodedSpace.Dimension d : encoded.dimensions()) {
-            coordinates[d.index()] = new Coordinate(d);
-        }
-        history = new History(encoded.size());
-        slotOfTrial.clear();
-        seen.clear();
-        if (restored != null && restored.fingerprint == fingerprint(newSpace) && restored.dims == encoded.size()) {
-            apply(restored);
-            restored = null;
-            return;
-        }
-        restored = null;
-        if (oldEncoded != null) {
-            // keep the completed observations that still fit the new space
-            for (int s = 0; s < oldHistory.slots; s++) {
-                if (oldHistory.state[s] == History.DONE) {
-                    Parameters p = oldEncoded.decode(oldHistory.vector(s));
-                    if (newSpace.violation(p).isEmpty()) {
-                        double[] x = encode(p);
-                        setVector(history.add(x, History.DONE, oldHistory.loss[s]), s < oldVectors.length ? oldVectors[s] : null);
-                        seen.add(new VectorKey(x));
-                    }
-                }
+        TpeSpace old = space;
+        List<Observations.Completed> kept = observations == null ? List.of() : observations.completed();
+        space = new TpeSpace(newSpace);
+        model = new ParzenModel(space.encoded(), settings);
+        observations = new Observations(space.encoded().size(), !objectives.isEmpty());
+        seen = new SeenVectors();
+        for (Observations.Completed c : kept) {
+            Parameters p = old.decode(c.x());
+            if (space.contains(p)) {
+                observe(null, p, c.loss(), c.lossVector());
             }
         }
     }
@@ -172,67 +149,99 @@ public final class TpeTuner implements Tuner {
         if (space == null) {
             throw new IllegalStateException(name + ": generateParameters before the search space was set");
         }
-        if (spaceSize.isPresent() && seen.size() >= spaceSize.getAsLong()) {
-            throw new NoMoreTrialsException(name + ": all " + spaceSize.getAsLong() + " parameter sets of the search space have been suggested");
+        if (space.size().isPresent() && seen.size() >= space.size().getAsLong()) {
+            throw new NoMoreTrialsException(name + ": all " + space.size().getAsLong() + " parameter sets of the search space have been suggested");
         }
+        RandomGenerator rng = randomFor(seed, parameterId);
         double[] x = null;
-        if (history.doneCount >= settings.startupJobs() && history.doneCount > 0) {
-            buildModels();
+        int results = observations.completedCount();
+        if (results >= settings.startupJobs() && results > 0) {
+            buildModel();
             for (int attempt = 0; attempt < MODEL_ATTEMPTS && x == null; attempt++) {
-                double[] candidate = normalise(settings.multivariate() ? suggestJointly() : suggestPerParameter());
-                if (!seen.contains(new VectorKey(candidate))) {
+                double[] candidate = space.normalise(settings.multivariate() ? model.proposeJointly(rng) : model.proposeOneAtATime(rng));
+                if (!seen.contains(candidate)) {
                     x = candidate;
                 }
             }
         }
         for (int attempt = 0; attempt < RANDOM_ATTEMPTS && x == null; attempt++) {
-            double[] candidate = encode(space.sample(rng));
-            if (!seen.contains(new VectorKey(candidate))) {
+            double[] candidate = space.encode(space.space().sample(rng));
+            if (!seen.contains(candidate)) {
                 x = candidate;
             }
         }
         if (x == null) {
             throw new NoMoreTrialsException(name + ": found no parameter set that has not been suggested already");
         }
-        seen.add(new VectorKey(x));
-        int slot = history.add(x, History.PENDING, Double.NaN);
-        Integer previous = slotOfTrial.put(parameterId, slot);
-        if (previous != null) {
-            history.remove(previous);
-        }
-        return encoded.decode(x);
+        seen.add(x);
+        observations.suggested(parameterId, x);
+        return space.decode(x);
     }
 
+    /** Splits the observations into good and bad and builds the model from them. */
+    private void buildModel() {
+        observations.compactIfSparse();
+        History h = observations.history();
+        boolean[] good = objectives.isEmpty()
+                ? split.byLoss(h, settings.liar(), settings.gamma())
+                : split.byPareto(h, observations.lossVectors(), settings.liar(), settings.gamma());
+        model.build(h, good, settings.liar() != TpeSettings.ConstantLiar.NONE);
+    }
+
+    /**
+     * Learns from a result: it completes the trial's pending suggestion, or else is observed as an
+     * imported result is. A non-finite loss drops the trial.
+     */
     @Override
     public void receiveTrialResult(TrialResult result) {
         if (space == null) {
             return;
         }
         double[] vector = objectives.isEmpty() ? null : objectives.losses(result);
-        double loss = vector == null ? settings.mode().toLoss(result.metric().value()) : scalarLoss(vector);
-        Integer slot = slotOfTrial.get(result.parameterId());
-        if (slot != null && history.state[slot] == History.PENDING) {
-            if (Double.isFinite(loss)) {
-                history.complete(slot, loss);
-                setVector(slot, vector);
-            } else {
-                history.remove(slot);
-                slotOfTrial.remove(result.parameterId());
-            }
+        double loss = loss(result.metric(), vector);
+        if (!observations.completePending(result.parameterId(), loss, vector)) {
+            observe(result.parameterId(), result.parameters(), loss, vector);
+        }
+    }
+
+    @Override
+    public void trialEnd(long parameterId, boolean success) {
+        if (observations != null) {
+            observations.ended(parameterId);
+        }
+    }
+
+    /** Observes every imported result, in order, as a received one (see {@link #receiveTrialResult}). */
+    @Override
+    public void importData(List<ImportedTrial> trials) {
+        if (space == null) {
             return;
         }
-        if (slot != null) {
-            history.remove(slot); // a second final result replaces the first
+        for (int i = 0; i < trials.size(); i++) {
+            ImportedTrial t = trials.get(i);
+            double[] vector = objectives.isEmpty() ? null : objectives.losses(t.metric(), "imported trial " + (i + 1) + " of " + trials.size());
+            observe(null, t.parameters(), loss(t.metric(), vector), vector);
         }
-        if (!Double.isFinite(loss) || result.parameters() == null || space.violation(result.parameters()).isPresent()) {
-            slotOfTrial.remove(result.parameterId());
-            return;
+    }
+
+    /** TPE's loss of a metric; MOTPE's stand-in for it (see {@link #scalarLoss}). */
+    private double loss(Metric metric, double[] vector) {
+        return vector == null ? settings.mode().toLoss(metric.value()) : scalarLoss(vector);
+    }
+
+    /**
+     * A result the tuner did not suggest in this run: a completed observation in a new slot, and a
+     * seen parameter set, when its loss is finite and its parameters belong to the space.
+     *
+     * @param parameterId the trial's parameter id, or null for an imported result
+     */
+    private void observe(Long parameterId, Parameters parameters, double loss, double[] vector) {
+        double[] x = null;
+        if (Double.isFinite(loss) && parameters != null && space.contains(parameters)) {
+            x = space.encode(parameters);
+            seen.add(x);
         }
-        double[] x = encode(result.parameters());
-        seen.add(new VectorKey(x));
-        int added = history.add(x, History.DONE, loss);
-        setVector(added, vector);
-        slotOfTrial.put(result.parameterId(), added);
+        observations.add(parameterId, x, loss, vector);
     }
 
     /**
@@ -248,668 +257,5 @@ public final class TpeTuner implements Tuner {
             sum += v;
         }
         return sum;
-    }
-
-    private void setVector(int slot, double[] vector) {
-        if (objectives.isEmpty()) {
-            return;
-        }
-        if (slot >= lossVectors.length) {
-            lossVectors = Arrays.copyOf(lossVectors, Math.max(slot + 1, lossVectors.length * 2));
-        }
-        lossVectors[slot] = vector;
-    }
-
-    @Override
-    public void trialEnd(long parameterId, boolean success) {
-        Integer slot = slotOfTrial.remove(parameterId);
-        if (slot == null) {
-            return;
-        }
-        if (history.state[slot] == History.PENDING) {
-            // a trial that ended without a result lies no more; one that sent a result before an
-            // unsuccessful end (a stopped trial's last intermediate value, with
-            // NNI_INCLUDE_INTERMEDIATE_RESULTS) is learnt from, as the manager meant it to be
-            history.remove(slot);
-        }
-    }
-
-    @Override
-    public void importData(List<ImportedTrial> trials) {
-        if (space == null) {
-            return;
-        }
-        for (int i = 0; i < trials.size(); i++) {
-            ImportedTrial t = trials.get(i);
-            double[] vector = objectives.isEmpty() ? null : objectives.losses(t.metric(), "imported trial " + (i + 1) + " of " + trials.size());
-            double loss = vector == null ? settings.mode().toLoss(t.metric().value()) : scalarLoss(vector);
-            if (!Double.isFinite(loss) || space.violation(t.parameters()).isPresent()) {
-                continue;
-            }
-            double[] x = encode(t.parameters());
-            seen.add(new VectorKey(x));
-            setVector(history.add(x, History.DONE, loss), vector);
-        }
-    }
-
-    /** How many completed observations the model learns from. */
-    int observationCount() {
-        return history.doneCount;
-    }
-
-    /** How many suggested trials are waiting for their result. */
-    int pendingCount() {
-        return history.pendingCount;
-    }
-
-    // ---------------------------------------------------------------- the model
-
-    /** How many of n observations count as good: {@code ceil(gamma * n^0.8)}. */
-    static int goodCount(int n, double gamma) {
-        return Math.min(n, (int) Math.ceil(gamma * Math.pow(n, 0.8)));
-    }
-
-    private boolean included(int slot) {
-        byte s = history.state[slot];
-        return s == History.DONE || (s == History.PENDING && settings.liar() != TpeSettings.ConstantLiar.NONE);
-    }
-
-    private static final byte LEFT_OUT = 0;
-    private static final byte BAD = 1;
-    private static final byte GOOD = 2;
-
-    /** Splits the observations into good and bad and builds both estimators of every coordinate. */
-    private void buildModels() {
-        History h = history;
-        if (h.deadCount() > 64 && h.deadCount() > h.slots / 4) {
-            int[] newSlot = h.compact();
-            if (!objectives.isEmpty()) {
-                double[][] moved = new double[lossVectors.length][];
-                for (int s = 0; s < newSlot.length && s < lossVectors.length; s++) {
-                    if (newSlot[s] >= 0) {
-                        moved[newSlot[s]] = lossVectors[s];
-                    }
-                }
-                lossVectors = moved;
-            }
-            slotOfTrial.replaceAll((id, slot) -> newSlot[slot]);
-            slotOfTrial.values().removeIf(slot -> slot < 0);
-        }
-        if (good.length < h.slots) {
-            int n = Math.max(h.slots, good.length * 2);
-            good = new boolean[n];
-            rank = new int[n];
-            pendingSlots = new int[n];
-            topRank = new int[n];
-            membership = new byte[n];
-        }
-        Arrays.fill(good, 0, h.slots, false);
-        if (!objectives.isEmpty()) {
-            splitByPareto();
-            rankAndBuild();
-            return;
-        }
-        int pending = 0;
-        if (settings.liar() != TpeSettings.ConstantLiar.NONE) {
-            for (int s = 0; s < h.slots; s++) {
-                if (h.state[s] == History.PENDING) {
-                    pendingSlots[pending++] = s;
-                }
-            }
-        }
-        double lie = switch (settings.liar()) {
-            case WORST -> h.worstLoss();
-            case MEAN -> h.meanLoss();
-            default -> h.bestLoss();
-        };
-        int n = h.byLossSize + pending;
-        int goodLeft = goodCount(n, settings.gamma());
-
-        int i = 0;
-        int j = 0;
-        while (goodLeft-- > 0) {
-            boolean takeDone;
-            if (i >= h.byLossSize) {
-                takeDone = false;
-            } else if (j >= pending) {
-                takeDone = true;
-            } else {
-                int s = h.byLoss[i];
-                takeDone = h.loss[s] < lie || (h.loss[s] == lie && s < pendingSlots[j]);
-            }
-            good[takeDone ? h.byLoss[i++] : pendingSlots[j++]] = true;
-        }
-        rankAndBuild();
-    }
-
-    /** Ranks the included observations by age within good and bad, and builds every coordinate's estimators. */
-    private void rankAndBuild() {
-        History h = history;
-        // a top-level coordinate is active in every observation: they share one ranking by age
-        topGood = 0;
-        topBad = 0;
-        for (int s = 0; s < h.slots; s++) {
-            if (included(s)) {
-                membership[s] = good[s] ? GOOD : BAD;
-                topRank[s] = good[s] ? topGood++ : topBad++;
-            } else {
-                membership[s] = LEFT_OUT;
-            }
-        }
-        for (Coordinate c : coordinates) {
-            buildCoordinate(c);
-        }
-    }
-
-    /** The largest last front whose members are chosen by hypervolume contribution; larger ones by crowding distance. */
-    private static final int MAX_HYPERVOLUME_SELECTION = 40;
-
-    /**
-     * MOTPE's split: the good observations are {@code goodCount(n)} of the n completed ones, taken
-     * front by front in order of Pareto rank; of the first front that does not fit whole, the members
-     * that add least to the front's hypervolume are dropped one at a time (reference point: the
-     * worst loss of every objective plus a tenth of its range), or, for a front of more than
-     * {@value #MAX_HYPERVOLUME_SELECTION}, the most crowded ones. Pending trials follow the liar:
-     * {@code best} counts them good, {@code worst} and {@code mean} bad.
-     */
-    private void splitByPareto() {
-        History h = history;
-        int[] done = new int[h.doneCount];
-        int n = 0;
-        for (int s = 0; s < h.slots; s++) {
-            if (h.state[s] == History.DONE) {
-                done[n++] = s;
-            }
-        }
-        double[][] points = new double[n][];
-        for (int i = 0; i < n; i++) {
-            points[i] = lossVectors[done[i]];
-        }
-        int quota = goodCount(n, settings.gamma());
-        int taken = 0;
-        for (int[] front : Pareto.fronts(points, quota)) {
-            if (taken >= quota) {
-                break;
-            }
-            if (taken + front.length <= quota) {
-                for (int i : front) {
-                    good[done[i]] = true;
-                }
-                taken += front.length;
-                continue;
-            }
-            for (int i : thin(points, front, quota - taken)) {
-                good[done[i]] = true;
-            }
-            taken = quota;
-        }
-        if (settings.liar() == TpeSettings.ConstantLiar.BEST) {
-            for (int s = 0; s < h.slots; s++) {
-                if (h.state[s] == History.PENDING) {
-                    good[s] = true;
-                }
-            }
-        }
-    }
-
-    /** The {@code keep} members of a front that hold the most of its hypervolume (or, for a large front, the least crowded). */
-    private static int[] thin(double[][] points, int[] front, int keep) {
-        if (front.length > MAX_HYPERVOLUME_SELECTION) {
-            double[] crowding = Pareto.crowdingDistances(points, front);
-            Integer[] order = new Integer[front.length];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (a, b) -> Double.compare(crowding[b], crowding[a]));
-            int[] out = new int[keep];
-            for (int i = 0; i < keep; i++) {
-                out[i] = front[order[i]];
-            }
-            return out;
-        }
-        double[] reference = Hypervolume.nadirReference(points, 0.1);
-        List<Integer> members = new ArrayList<>();
-        for (int i : front) {
-            members.add(i);
-        }
-        while (members.size() > keep) {
-            double[][] p = new double[members.size()][];
-            for (int i = 0; i < p.length; i++) {
-                p[i] = points[members.get(i)];
-            }
-            double[] contribution = Hypervolume.contributions(p, reference);
-            int worst = 0;
-            for (int i = 1; i < contribution.length; i++) {
-                if (contribution[i] < contribution[worst]) {
-                    worst = i;
-                }
-            }
-            members.remove(worst);
-        }
-        int[] out = new int[keep];
-        for (int i = 0; i < keep; i++) {
-            out[i] = members.get(i);
-        }
-        return out;
-    }
-
-    private double forgettingWeight(int r, int m) {
-        int lf = settings.linearForgetting();
-        if (m <= lf || r >= m - lf) {
-            return 1;
-        }
-        int ramp = m - lf;
-        return ramp == 1 ? 1.0 / m : 1.0 / m + (1 - 1.0 / m) * r / (ramp - 1);
-    }
-
-    private void buildCoordinate(Coordinate c) {
-        History h = history;
-        double[] col = h.values[c.index];
-        int mg;
-        int mb;
-        int[] rank;
-        if (c.parent < 0) {
-            rank = topRank;
-            mg = topGood;
-            mb = topBad;
-        } else {
-            rank = this.rank;
-            mg = 0;
-            mb = 0;
-            for (int s = 0; s < h.slots; s++) {
-                if (!Double.isNaN(col[s]) && membership[s] != LEFT_OUT) {
-                    rank[s] = membership[s] == GOOD ? mg++ : mb++;
-                }
-            }
-        }
-        double pw = settings.priorWeight();
-        int[] order = h.byValue[c.index];
-        int size = h.byValueSize[c.index];
-        if (c.kind == EncodedSpace.Kind.CATEGORICAL) {
-            int k = c.cardinality;
-            Arrays.fill(c.goodProbability, pw / k);
-            Arrays.fill(c.badProbability, pw / k);
-            for (int t = 0; t < size; t++) {
-                int s = order[t];
-                if (included(s)) {
-                    int option = (int) col[s];
-                    if (good[s]) {
-                        c.goodProbability[option] += forgettingWeight(rank[s], mg);
-                    } else {
-                        c.badProbability[option] += forgettingWeight(rank[s], mb);
-                    }
-                }
-            }
-            double gs = 0;
-            double bs = 0;
-            for (int o = 0; o < k; o++) {
-                gs += c.goodProbability[o];
-                bs += c.badProbability[o];
-            }
-            double cum = 0;
-            for (int o = 0; o < k; o++) {
-                c.goodProbability[o] /= gs;
-                c.badProbability[o] /= bs;
-                cum += c.goodProbability[o];
-                c.goodCumulative[o] = cum;
-            }
-            return;
-        }
-        c.good.reset(pw);
-        c.bad.reset(pw);
-        // linear forgetting: weight 1 for the newest linear_forgetting, a ramp from 1/m up for the older
-        int lf = settings.linearForgetting();
-        int rampGood = mg - lf;
-        int rampBad = mb - lf;
-        double slopeGood = rampGood > 1 ? (1 - 1.0 / mg) / (rampGood - 1) : 0;
-        double slopeBad = rampBad > 1 ? (1 - 1.0 / mb) / (rampBad - 1) : 0;
-        double baseGood = 1.0 / mg;
-        double baseBad = 1.0 / mb;
-        byte[] membership = this.membership;
-        for (int t = 0; t < size; t++) {
-            int s = order[t];
-            byte kind = membership[s];
-            double lieFactor = h.state[s] == History.PENDING ? LIE_WEIGHT : 1;
-            if (kind == GOOD) {
-                int r = rank[s];
-                c.good.add(col[s], lieFactor * (r < rampGood ? baseGood + slopeGood * r : 1));
-            } else if (kind == BAD) {
-                int r = rank[s];
-                c.bad.add(col[s], lieFactor * (r < rampBad ? baseBad + slopeBad * r : 1));
-            }
-        }
-        c.good.finish();
-        c.bad.finish();
-    }
-
-    private boolean active(Coordinate c, double[] x) {
-        return c.parent < 0 || x[c.parent] == c.parentOption;
-    }
-
-    private double[] suggestPerParameter() {
-        double[] x = new double[coordinates.length];
-        Arrays.fill(x, Double.NaN);
-        for (Coordinate c : coordinates) {
-            if (!active(c, x)) {
-                continue;
-            }
-            double best = Double.NaN;
-            double bestScore = Double.NEGATIVE_INFINITY;
-            for (int k = 0; k < settings.eiCandidates(); k++) {
-                double v = c.draw(rng);
-                double score = c.logRatio(v);
-                if (Double.isNaN(best) || score > bestScore) {
-                    best = v;
-                    bestScore = score;
-                }
-            }
-            x[c.index] = best;
-        }
-        return x;
-    }
-
-    private double[] suggestJointly() {
-        double[] best = null;
-        double bestScore = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < settings.eiCandidates(); k++) {
-            double[] x = new double[coordinates.length];
-            Arrays.fill(x, Double.NaN);
-            double score = 0;
-            for (Coordinate c : coordinates) {
-                if (active(c, x)) {
-                    x[c.index] = c.draw(rng);
-                    score += c.logRatio(x[c.index]);
-                }
-            }
-            if (best == null || score > bestScore) {
-                best = x;
-                bestScore = score;
-            }
-        }
-        return best;
-    }
-
-    // ---------------------------------------------------------------- encoding
-
-    /** Encodes a parameter set as the model sees it (a quantised log value of 0 becomes log(q / 2)). */
-    private double[] encode(Parameters p) {
-        double[] x = encoded.encode(p);
-        for (Coordinate c : coordinates) {
-            double v = x[c.index];
-            if (v == Double.NEGATIVE_INFINITY && c.continuous != null && c.continuous.logScale()) {
-                x[c.index] = Math.log(c.continuous.q() * 0.5);
-            }
-            x[c.index] += 0.0; // no negative zero
-        }
-        return x;
-    }
-
-    /** The vector exactly as its decoded parameter set encodes, so that keys and results agree. */
-    private double[] normalise(double[] x) {
-        return encode(encoded.decode(x));
-    }
-
-    // ---------------------------------------------------------------- checkpoints
-
-    private static int fingerprint(SearchSpace s) {
-        return s.definition().toString().hashCode();
-    }
-
-    @Override
-    public void saveCheckpoint(Path directory) throws IOException {
-        try (BufferedWriter w = Files.newBufferedWriter(directory.resolve(CHECKPOINT_FILE), StandardCharsets.UTF_8)) {
-            w.write(magic() + "\n");
-            w.write("rng " + rng.state() + "\n");
-            if (space == null) {
-                w.write("space none\n");
-                return;
-            }
-            w.write("space " + fingerprint(space) + " " + history.dims() + "\n");
-            Map<Integer, Long> trialOfSlot = new LinkedHashMap<>();
-            slotOfTrial.forEach((id, slot) -> trialOfSlot.put(slot, id));
-            for (int s = 0; s < history.slots; s++) {
-                byte st = history.state[s];
-                if (st == History.DEAD) {
-                    continue;
-                }
-                Long id = trialOfSlot.get(s);
-                StringBuilder line = new StringBuilder("obs ").append(st == History.DONE ? 'D' : 'P')
-                        .append(' ').append(id == null ? "-" : id.toString())
-                        .append(' ').append(history.loss[s]);
-                for (int d = 0; d < history.dims(); d++) {
-                    line.append(' ').append(history.values[d][s]);
-                }
-                w.write(line.append('\n').toString());
-                if (!objectives.isEmpty() && st == History.DONE) {
-                    StringBuilder vec = new StringBuilder("vec");
-                    for (double v : lossVectors[s]) {
-                        vec.append(' ').append(v);
-                    }
-                    w.write(vec.append('\n').toString());
-                }
-            }
-            for (VectorKey k : seen) {
-                StringBuilder line = new StringBuilder("seen");
-                for (double v : k.x()) {
-                    line.append(' ').append(v);
-                }
-                w.write(line.append('\n').toString());
-            }
-        }
-    }
-
-    @Override
-    public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
-            return;
-        }
-        Restored r = new Restored();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String magic = in.readLine();
-            if (!magic().equals(magic)) {
-                throw new IOException(file + ": not a " + name + " checkpoint (first line " + magic + ")");
-            }
-            String line;
-            int lineNo = 1;
-            while ((line = in.readLine()) != null) {
-                lineNo++;
-                String[] f = line.split(" ");
-                try {
-                    switch (f[0]) {
-                        case "rng" -> rng.setState(Long.parseLong(f[1]));
-                        case "space" -> {
-                            if (f[1].equals("none")) {
-                                return;
-                            }
-                            r.fingerprint = Integer.parseInt(f[1]);
-                            r.dims = Integer.parseInt(f[2]);
-                        }
-                        case "obs" -> {
-                            double[] x = new double[r.dims];
-                            for (int d = 0; d < r.dims; d++) {
-                                x[d] = Double.parseDouble(f[4 + d]);
-                            }
-                            r.observations.add(new RestoredObservation(f[1].equals("D"),
-                                    f[2].equals("-") ? null : Long.valueOf(f[2]), Double.parseDouble(f[3]), x));
-                        }
-                        case "vec" -> {
-                            double[] v = new double[f.length - 1];
-                            for (int d = 0; d < v.length; d++) {
-                                v[d] = Double.parseDouble(f[1 + d]);
-                            }
-                            r.vectors.put(r.observations.size() - 1, v);
-                        }
-                        case "seen" -> {
-                            double[] x = new double[f.length - 1];
-                            for (int d = 0; d < x.length; d++) {
-                                x[d] = Double.parseDouble(f[1 + d]);
-                            }
-                            r.seen.add(x);
-                        }
-                        default -> throw new IOException("unknown record '" + f[0] + "'");
-                    }
-                } catch (RuntimeException e) {
-                    throw new IOException(file + " line " + lineNo + ": malformed: " + line, e);
-                }
-            }
-        }
-        if (!objectives.isEmpty()) {
-            for (int i = 0; i < r.observations.size(); i++) {
-                double[] v = r.vectors.get(i);
-                if (r.observations.get(i).done() && (v == null || v.length != objectives.size())) {
-                    throw new IOException(file + ": completed observation " + (i + 1) + " has no vector of " + objectives.size() + " losses");
-                }
-            }
-        }
-        if (space != null && r.fingerprint == fingerprint(space) && r.dims == encoded.size()) {
-            history = new History(encoded.size());
-            lossVectors = new double[16][];
-            slotOfTrial.clear();
-            seen.clear();
-            apply(r);
-        } else {
-            restored = r;
-        }
-    }
-
-    private String magic() {
-        return objectives.isEmpty() ? CHECKPOINT_MAGIC : "tunekit-motpe 1 " + objectives.size();
-    }
-
-    private void apply(Restored r) {
-        for (int i = 0; i < r.observations.size(); i++) {
-            RestoredObservation o = r.observations.get(i);
-            int slot = history.add(o.x(), o.done() ? History.DONE : History.PENDING, o.loss());
-            setVector(slot, r.vectors.get(i));
-            if (o.trial() != null) {
-                slotOfTrial.put(o.trial(), slot);
-            }
-        }
-        for (double[] x : r.seen) {
-            seen.add(new VectorKey(x));
-        }
-    }
-
-    private static final class Restored {
-        int fingerprint;
-        int dims;
-        final List<RestoredObservation> observations = new ArrayList<>();
-        final List<double[]> seen = new ArrayList<>();
-        final Map<Integer, double[]> vectors = new java.util.HashMap<>();
-    }
-
-    private record RestoredObservation(boolean done, Long trial, double loss, double[] x) {}
-
-    // ---------------------------------------------------------------- per-coordinate state
-
-    /** An encoded parameter set as a hash key. */
-    private record VectorKey(double[] x) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof VectorKey k && Arrays.equals(x, k.x);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(x);
-        }
-    }
-
-    /** One coordinate of the encoded space with its two estimators. */
-    private final class Coordinate {
-        final int index;
-        final int parent;
-        final int parentOption;
-        final EncodedSpace.Kind kind;
-        final int cardinality;
-        final Continuous continuous;
-        final double intLow;
-        final double intHigh;
-        final NumericEstimator good;
-        final NumericEstimator bad;
-        final double[] goodProbability;
-        final double[] badProbability;
-        final double[] goodCumulative;
-
-        Coordinate(EncodedSpace.Dimension d) {
-            index = d.index();
-            parent = d.parent();
-            parentOption = d.parentOption();
-            kind = d.kind();
-            cardinality = d.cardinality();
-            if (d.parameter() instanceof Choice) {
-                continuous = null;
-                intLow = intHigh = 0;
-                good = bad = null;
-                goodProbability = new double[cardinality];
-                badProbability = new double[cardinality];
-                goodCumulative = new double[cardinality];
-                return;
-            }
-            goodProbability = badProbability = goodCumulative = null;
-            if (d.parameter() instanceof RandInt r) {
-                continuous = null;
-                intLow = r.low();
-                intHigh = r.high() - 1;
-                good = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
-                bad = new NumericEstimator(true, intLow - 0.5, intHigh + 0.5, 0, 0, settings.bandwidthFactor());
-                return;
-            }
-            continuous = (Continuous) d.parameter();
-            intLow = intHigh = 0;
-            if (continuous.bounded()) {
-                good = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
-                bad = new NumericEstimator(true, d.low(), d.high(), 0, 0, settings.bandwidthFactor());
-            } else {
-                double mu;
-                double sigma;
-                if (continuous instanceof org.tunekit.sdk.space.Normal n) {
-                    mu = n.mu();
-                    sigma = n.sigma();
-                } else {
-                    org.tunekit.sdk.space.LogNormal n = (org.tunekit.sdk.space.LogNormal) continuous;
-                    mu = n.mu();
-                    sigma = n.sigma();
-                }
-                good = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
-                bad = new NumericEstimator(false, 0, 0, mu, sigma, settings.bandwidthFactor());
-            }
-        }
-
-        /** Draws a value from the good estimator, rounded or quantised to one the parameter can take. */
-        double draw(java.util.random.RandomGenerator random) {
-            if (kind == EncodedSpace.Kind.CATEGORICAL) {
-                double u = random.nextDouble();
-                for (int o = 0; o < cardinality - 1; o++) {
-                    if (u < goodCumulative[o]) {
-                        return o;
-                    }
-                }
-                return cardinality - 1;
-            }
-            double raw = good.sample(random);
-            if (kind == EncodedSpace.Kind.INTEGER) {
-                return Math.max(intLow, Math.min(intHigh, Math.rint(raw)));
-            }
-            if (continuous.q() == 0) {
-                return raw;
-            }
-            double value = continuous.quantize(continuous.logScale() ? Math.exp(raw) : raw);
-            if (!continuous.logScale()) {
-                return value;
-            }
-            return value > 0 ? Math.log(value) : Math.log(continuous.q() * 0.5);
-        }
-
-        /** log l(v) - log g(v). */
-        double logRatio(double v) {
-            if (kind == EncodedSpace.Kind.CATEGORICAL) {
-                int o = (int) v;
-                return Math.log(goodProbability[o] / badProbability[o]);
-            }
-            double r = good.logDensity(v) - bad.logDensity(v);
-            return Double.isNaN(r) ? Double.NEGATIVE_INFINITY : r;
-        }
     }
 }

@@ -3,20 +3,22 @@ package org.tunekit.tuners.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.contract.ReplayCheck;
 import org.tunekit.tuners.common.SeenParameters;
 
 class RandomTunerTest {
@@ -105,20 +107,39 @@ class RandomTunerTest {
         assertThat(draw(t, 2)).extracting(p -> p.get("a")).containsExactlyInAnyOrder(1L, 2L);
     }
 
-    @Test
-    void restoredTunerContinuesTheUninterruptedSequence(@TempDir Path dir) throws Exception {
-        SearchSpace space = SearchSpace.builder().randint("a", 0, 6).choice("b", "x", "y").build();
-        List<Parameters> uninterrupted = draw(tuner(99, space), 10);
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void aFreshInstanceGivenTheResultsSuggestsWhatTheUninterruptedOneWould(int batch) {
+        ReplayCheck.of(() -> new RandomTuner(ClassArguments.of(Map.of("seed", 99))), ALL_TYPES, p -> Metric.of(p.getDouble("u")))
+                .inBatchesOf(batch)
+                .check(10, 12);
+    }
 
-        RandomTuner first = tuner(99, space);
-        List<Parameters> joined = new ArrayList<>(draw(first, 4));
-        first.saveCheckpoint(dir);
-        RandomTuner second = new RandomTuner(ClassArguments.empty()); // seed comes from the checkpoint
-        second.loadCheckpoint(dir);
-        second.updateSearchSpace(space);
-        assertThat(second.seed()).isEqualTo(99);
-        joined.addAll(draw(second, 6));
-        assertThat(joined).isEqualTo(uninterrupted).doesNotHaveDuplicates();
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void afterAReplayAFiniteSpaceIsCoveredWithoutRepeatingAResult(int batch) {
+        SearchSpace space = SearchSpace.builder().randint("a", 0, 6).choice("b", "x", "y").build(); // 12 points
+        List<Parameters> after = ReplayCheck.of(() -> new RandomTuner(ClassArguments.of(Map.of("seed", 99))), space, p -> Metric.of(1))
+                .inBatchesOf(batch)
+                .check(5, 20);
+        assertThat(after).hasSize(7).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void theSuggestionForAnIdDependsOnlyOnTheSeedAndThePointsSeen() throws Exception {
+        RandomTuner inOrder = tuner(3, ALL_TYPES);
+        inOrder.generateParameters(0);
+        Parameters fifth = inOrder.generateParameters(5);
+        assertThat(tuner(3, ALL_TYPES).generateParameters(5)).isEqualTo(fifth);
+    }
+
+    @Test
+    void aReceivedResultCountsAsSeen() throws Exception {
+        SearchSpace space = SearchSpace.builder().choice("a", 1L, 2L).build();
+        RandomTuner t = tuner(5, space);
+        t.receiveTrialResult(new TrialResult(7, Parameters.of(Map.of("a", 2L)), Metric.of(0), true, "customised"));
+        assertThat(t.generateParameters(0).get("a")).isEqualTo(1L);
+        assertThatThrownBy(() -> t.generateParameters(1)).isInstanceOf(NoMoreTrialsException.class);
     }
 
     @Test

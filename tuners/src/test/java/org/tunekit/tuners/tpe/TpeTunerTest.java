@@ -3,7 +3,6 @@ package org.tunekit.tuners.tpe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -15,8 +14,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
@@ -28,6 +27,7 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.TunerProvider;
+import org.tunekit.tuners.contract.ReplayCheck;
 
 class TpeTunerTest {
 
@@ -209,61 +209,74 @@ class TpeTunerTest {
         assertThat(t.pendingCount()).isZero();
     }
 
-    @Test
-    void checkpointContinuesTheUninterruptedSequence(@TempDir Path dir) throws Exception {
-        SearchSpace space = allTypes();
-        Map<String, Object> a = args(21, "n_startup_jobs", 5L, "constant_liar_type", "mean");
-        TpeTuner uninterrupted = tuner(a);
-        TpeTuner first = tuner(a);
-        uninterrupted.updateSearchSpace(space);
-        first.updateSearchSpace(space);
-        // 30 trials with results (one ended unsuccessfully after its result), two pending across the checkpoint
-        for (TpeTuner t : List.of(uninterrupted, first)) {
-            for (long id = 0; id < 30; id++) {
-                Parameters p = t.generateParameters(id);
-                t.receiveTrialResult(new TrialResult(id, p, Metric.of(allTypesLoss(p)), false, null));
-                t.trialEnd(id, id != 7);
-            }
-            t.generateParameters(30);
-            t.generateParameters(31);
+    private static final List<Map<String, Object>> OBJECTIVES = List.of(
+            Map.of("metric", "loss", "mode", "minimize"), Map.of("metric", "gain", "mode", "maximize"));
+
+    /** Two objectives over the all-types space that pull apart: the all-types loss, and {@code un} (to be maximised). */
+    private static Metric twoObjectives(Parameters p) {
+        double loss = allTypesLoss(p);
+        return Metric.fromReported(Map.of("default", loss, "loss", loss, "gain", p.getDouble("un")));
+    }
+
+    /** TPE or MOTPE with a short start-up, so that the replayed history reaches the model. */
+    private static Tuner tunerFor(boolean multiObjective, boolean multivariate, String liar, long seed) {
+        Map<String, Object> a = args(seed, "n_startup_jobs", 5L, "constant_liar_type", liar);
+        a.put("multivariate", multivariate);
+        if (!multiObjective) {
+            return tuner(a);
         }
-        first.saveCheckpoint(dir);
-        TpeTuner resumed = tuner(a);
-        resumed.loadCheckpoint(dir); // before the search space, as the dispatcher does on resume
-        resumed.updateSearchSpace(space);
-        assertThat(resumed.observationCount()).isEqualTo(30);
-        assertThat(resumed.pendingCount()).isEqualTo(2);
-        for (TpeTuner t : List.of(uninterrupted, resumed)) {
-            t.trialEnd(30, false);
-            t.receiveTrialResult(new TrialResult(31, null, Metric.of(0.5), false, null));
-            t.trialEnd(31, true);
-        }
-        for (long id = 32; id < 50; id++) {
-            Parameters expected = uninterrupted.generateParameters(id);
-            Parameters actual = resumed.generateParameters(id);
-            assertThat(actual).as("trial %d", id).isEqualTo(expected);
-            for (TpeTuner t : List.of(uninterrupted, resumed)) {
-                t.receiveTrialResult(new TrialResult(id, expected, Metric.of(allTypesLoss(expected)), false, null));
-                t.trialEnd(id, true);
+        a.put("objectives", OBJECTIVES);
+        return new MotpeTunerProvider().create(ClassArguments.of(a));
+    }
+
+    static List<Object[]> replayCases() {
+        List<Object[]> cases = new ArrayList<>();
+        for (boolean multiObjective : new boolean[] {false, true}) {
+            for (boolean multivariate : new boolean[] {false, true}) {
+                for (String liar : List.of("best", "worst", "mean", "none")) {
+                    for (int batch : new int[] {1, 4}) {
+                        cases.add(new Object[] {multiObjective, multivariate, liar, batch});
+                    }
+                }
             }
         }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "multi-objective {0}, multivariate {1}, liar {2}, batch {3}")
+    @MethodSource("replayCases")
+    void aFreshInstanceGivenTheResultsSuggestsWhatTheUninterruptedOneWould(boolean multiObjective, boolean multivariate, String liar, int batch) {
+        ReplayCheck.of(() -> tunerFor(multiObjective, multivariate, liar, 21), allTypes(),
+                        multiObjective ? TpeTunerTest::twoObjectives : p -> Metric.of(allTypesLoss(p)))
+                .inBatchesOf(batch)
+                .check(24, 16);
     }
 
     @Test
-    void checkpointLoadedAfterTheSpaceAlsoRestores(@TempDir Path dir) throws Exception {
-        SearchSpace space = SearchSpace.builder().uniform("x", -2, 2).choice("c", "p", "q").build();
-        TpeTuner a = tuner(args(8, "n_startup_jobs", 3L));
-        a.updateSearchSpace(space);
-        for (long id = 0; id < 10; id++) {
-            Parameters p = a.generateParameters(id);
-            a.receiveTrialResult(new TrialResult(id, p, Metric.of(Math.abs(p.getDouble("x"))), false, null));
-        }
-        a.saveCheckpoint(dir);
-        TpeTuner b = tuner(args(999, "n_startup_jobs", 3L)); // the restored generator state replaces the seed's
-        b.updateSearchSpace(space);
-        b.loadCheckpoint(dir);
-        assertThat(b.observationCount()).isEqualTo(10);
-        assertThat(b.generateParameters(10)).isEqualTo(a.generateParameters(10));
+    void aReplayInTheStartUpPhaseContinuesIt() {
+        // 3 of 5 start-up results: the resumed instance draws from the prior as the uninterrupted one does, then both reach the model
+        ReplayCheck.of(() -> tunerFor(false, false, "best", 4), allTypes(), p -> Metric.of(allTypesLoss(p))).check(3, 10);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void afterAReplayAFiniteSpaceIsCoveredWithoutRepeatingAResult(boolean multiObjective) {
+        SearchSpace space = SearchSpace.builder().choice("c", "a", "b", "c").randint("k", 0, 5).build(); // 15 sets
+        ToDoubleFunction<Parameters> f = p -> p.getLong("k") + ("b".equals(p.get("c")) ? 0 : 2);
+        java.util.function.Supplier<Tuner> factory = () -> {
+            Map<String, Object> a = args(6, "n_startup_jobs", 3L);
+            if (!multiObjective) {
+                return tuner(a);
+            }
+            a.put("objectives", OBJECTIVES);
+            return new MotpeTunerProvider().create(ClassArguments.of(a));
+        };
+        List<Parameters> after = ReplayCheck.of(factory, space, p -> multiObjective
+                        ? Metric.fromReported(Map.of("default", f.applyAsDouble(p), "loss", f.applyAsDouble(p), "gain", (double) p.getLong("k")))
+                        : Metric.of(f.applyAsDouble(p)))
+                .inBatchesOf(2)
+                .check(6, 20);
+        assertThat(after).hasSize(9).doesNotHaveDuplicates();
     }
 
     @Test
