@@ -1,4 +1,4 @@
-"""The high-dimensional functions of Tunekit's quality suite (bench/.../demo/Objectives.java), in numpy.
+"""The high-dimensional functions of Tunekit's quality suite (bench/.../quality/Suite.java, on demo/.../TestFunctions.java), in numpy.
 
 Each entry: name -> (dimension, low, high, optimum, function of a list of floats). The search space of
 every one is the box [low, high]^d of uniform parameters x1 .. xd.

@@ -14,7 +14,7 @@ TIME_HEADER = 'tuner,mode,function,seconds'
 NOTES = {
     'nni': [
         'NNI 3.0 (the Python source of the 3.0 line) tuners on the high-dimensional functions of the quality suite',
-        '(rosenbrock8, ackley10, styblinski10, rastrigin10, schwefel10, levy20; see Objectives.java), measured by',
+        '(rosenbrock8, ackley10, styblinski10, rastrigin10, schwefel10, levy20; see Suite.java), measured by',
         'bench/reference/nni_highdim.py: the tuner API called in wire order, 100 trials, one run per seed.',
         'Regret = best-so-far minus f*, median [Q1, Q3] over seeds 0..29 (seeds = how many were run).',
         'tpe = TpeTuner defaults; random = RandomTuner; evolution = EvolutionTuner(population_size=32);',

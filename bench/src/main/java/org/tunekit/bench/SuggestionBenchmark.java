@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.tunekit.bench.quality.Suite;
-import org.tunekit.demo.Objective;
+import org.tunekit.demo.TestFunction;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -65,7 +65,7 @@ public class SuggestionBenchmark {
     /** Creates the tuner and loads it with {@code n} results. */
     @Setup(Level.Trial)
     public void load() {
-        Objective objective = Suite.everything().get(space);
+        TestFunction objective = Suite.everything().get(space);
         SearchSpace s = SearchSpace.parse(objective.space());
         instance = create(tuner, ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 1)));
         instance.updateSearchSpace(s);

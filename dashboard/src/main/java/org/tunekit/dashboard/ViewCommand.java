@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.tunekit.runner.ConfigException;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.ExperimentReader;
 import org.tunekit.runner.RunnerException;
 import picocli.CommandLine.Command;

@@ -63,9 +63,9 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         var out = spec.commandLine().getOut();
         var err = spec.commandLine().getErr();
-        Objective obj = Objectives.all().get(objective);
+        TestFunction obj = TestFunctions.all().get(objective);
         if (obj == null) {
-            err.println("tunekit demo: unknown objective '" + objective + "'; available: " + String.join(", ", Objectives.all().keySet()));
+            err.println("tunekit demo: unknown objective '" + objective + "'; available: " + String.join(", ", TestFunctions.all().keySet()));
             return 2;
         }
         if (trials < 1 || concurrency < 1 || epochs < 1) {

@@ -40,7 +40,7 @@ final class DemoExperiment {
      * @param seed        seeds the trials' simulated noise
      * @param plugins     plugin directories for the dispatcher
      */
-    record Settings(Objective objective, Map<String, Object> tuner, Map<String, Object> assessor, int trials,
+    record Settings(TestFunction objective, Map<String, Object> tuner, Map<String, Object> assessor, int trials,
                     int concurrency, int epochs, long seed, List<Path> plugins) {}
 
     /**

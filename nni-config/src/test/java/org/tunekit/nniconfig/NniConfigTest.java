@@ -451,10 +451,10 @@ class NniConfigTest {
 
     @Test
     void durationsReadAsNniReadsThem() {
-        assertThat(NniConfig.parseTime("1h")).isEqualTo(3600);
-        assertThat(NniConfig.parseTime("1.5M")).isEqualTo(90);
-        assertThat(NniConfig.parseTime("2d")).isEqualTo(172800);
-        assertThat(NniConfig.parseTime(30L)).isEqualTo(30);
-        assertThatThrownBy(() -> NniConfig.parseTime("30")).hasMessageContaining("bad unit");
+        assertThat(ConfigValues.parseTime("1h")).isEqualTo(3600);
+        assertThat(ConfigValues.parseTime("1.5M")).isEqualTo(90);
+        assertThat(ConfigValues.parseTime("2d")).isEqualTo(172800);
+        assertThat(ConfigValues.parseTime(30L)).isEqualTo(30);
+        assertThatThrownBy(() -> ConfigValues.parseTime("30")).hasMessageContaining("bad unit");
     }
 }

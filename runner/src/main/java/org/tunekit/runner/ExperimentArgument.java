@@ -1,6 +1,7 @@
 package org.tunekit.runner;
 
 import java.nio.file.Path;
+import org.tunekit.nniconfig.ConfigException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 

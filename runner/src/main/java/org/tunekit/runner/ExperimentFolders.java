@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
+import org.tunekit.nniconfig.ConfigException;
 
 /**
  * Where experiments live. Each has a folder {@code ROOT/ID} (ROOT is the config's

@@ -21,6 +21,7 @@ import org.tunekit.dispatcher.plugin.AlgorithmSpec;
 import org.tunekit.dispatcher.plugin.ExperimentConfig;
 import org.tunekit.dispatcher.plugin.PluginConfigurationException;
 import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.nniconfig.NniConfig;
 import org.tunekit.runner.manager.TrainingServiceProvider;
 import org.tunekit.runner.manager.TrainingServices;
@@ -144,12 +145,7 @@ record ExperimentSpec(Path configFile, String name, Map<String, Object> searchSp
             // NNI requires one; tunekit run has only one place to run trials
             config.put("trainingService", Map.of("platform", "local"));
         }
-        NniConfig.Result nni;
-        try {
-            nni = NniConfig.convert(config, base, home());
-        } catch (org.tunekit.nniconfig.ConfigException e) {
-            throw new ConfigException(e.getMessage(), e);
-        }
+        NniConfig.Result nni = NniConfig.convert(config, base, home());
         Map<String, Object> c = stringKeys(nni.json(), "");
         List<String> warnings = new ArrayList<>(nni.warnings());
         // NNI's manager is reached back by its trials; tunekit run's are not (they talk through files over SSH)

@@ -1,6 +1,7 @@
 package org.tunekit.runner;
 
 import java.util.List;
+import org.tunekit.nniconfig.ConfigException;
 
 /**
  * How the trials of a local experiment use the machine's GPUs: NNI's local training service's

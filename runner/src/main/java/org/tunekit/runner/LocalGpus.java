@@ -13,6 +13,7 @@ import org.tunekit.gpus.GpuScheduler;
 import org.tunekit.gpus.GpuSettings;
 import org.tunekit.gpus.NvidiaSmi;
 import org.tunekit.gpus.NvidiaSmiException;
+import org.tunekit.nniconfig.ConfigException;
 
 /**
  * This machine's GPUs as local trials get them, by NNI's rules ({@link GpuScheduler}): found with

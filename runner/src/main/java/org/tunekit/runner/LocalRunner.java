@@ -7,6 +7,7 @@ import java.util.List;
 import org.tunekit.dispatcher.DispatcherSettings;
 import org.tunekit.dispatcher.Dispatchers;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.manager.ExperimentManager;
 import org.tunekit.runner.manager.ManagerException;
 import org.tunekit.runner.manager.ManagerSettings;

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.results.ExperimentResults;
 import org.tunekit.runner.results.ResultsOutput;
 import picocli.CommandLine.Command;

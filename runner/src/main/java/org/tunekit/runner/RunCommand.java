@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.PluginPath;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.results.ExperimentResults;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

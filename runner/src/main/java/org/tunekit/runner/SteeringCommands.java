@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.sdk.space.SearchSpace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.tunekit.nniconfig.ConfigException;
 
 /**
  * Coverage-guided fuzzing of the experiment config: YAML text from the fuzzer, loaded with

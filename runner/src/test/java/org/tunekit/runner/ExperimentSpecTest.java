@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.nniconfig.ConfigException;
 
 class ExperimentSpecTest {
     @TempDir

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tunekit.gpus.FakeNvidiaSmi;
 import org.tunekit.gpus.NvidiaSmi;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.results.TrialRecord;
 import org.tunekit.runner.results.TrialStatus;
 

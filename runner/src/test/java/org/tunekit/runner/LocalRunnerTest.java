@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tunekit.nniconfig.ConfigException;
 import org.tunekit.runner.results.ExperimentResults;
 import org.tunekit.runner.results.TrialRecord;
 import org.tunekit.runner.results.TrialStatus;

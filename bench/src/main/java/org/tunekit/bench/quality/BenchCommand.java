@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.tunekit.demo.Objective;
+import org.tunekit.demo.TestFunction;
 import org.tunekit.dispatcher.cli.LoggingSetup;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
@@ -146,10 +146,10 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
-        Map<String, Objective> all = Suite.everything();
-        List<Objective> objectives = new ArrayList<>();
+        Map<String, TestFunction> all = Suite.everything();
+        List<TestFunction> objectives = new ArrayList<>();
         for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
-            Objective o = all.get(f.trim());
+            TestFunction o = all.get(f.trim());
             if (o == null) {
                 throw new IllegalArgumentException("unknown function '" + f + "'; available: " + String.join(", ", all.keySet()));
             }
@@ -169,7 +169,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** The functions of a {@code --suite} name. */
-    static Map<String, Objective> suite(String name) {
+    static Map<String, TestFunction> suite(String name) {
         return switch (name.trim()) {
             case "classic" -> Suite.classic();
             case "highdim" -> Suite.highDimensional();

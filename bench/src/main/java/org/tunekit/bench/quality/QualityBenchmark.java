@@ -16,7 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.tunekit.demo.Objective;
+import org.tunekit.demo.TestFunction;
 import org.tunekit.dispatcher.plugin.AlgorithmCatalog;
 import org.tunekit.dispatcher.plugin.AlgorithmKind;
 import org.tunekit.dispatcher.plugin.AlgorithmSpec;
@@ -61,7 +61,7 @@ final class QualityBenchmark {
      * @param out       the output directory (created if missing)
      * @param reference {@link #BUILT_IN_REFERENCE}, {@link #NO_REFERENCE}, or the path of an anchors CSV
      */
-    public record Config(List<TunerSetup> tuners, List<Objective> functions, List<Mode> modes, List<Long> seeds, int trials, int threads,
+    public record Config(List<TunerSetup> tuners, List<TestFunction> functions, List<Mode> modes, List<Long> seeds, int trials, int threads,
             Path out, String reference) {
         /**
          * Checks and copies the lists.
@@ -152,17 +152,17 @@ final class QualityBenchmark {
      */
     public static Outcome run(Config config, TunerFactory factory, PrintWriter progress) throws IOException, InterruptedException {
         Map<String, SearchSpace> spaces = new LinkedHashMap<>();
-        for (Objective o : config.functions()) {
+        for (TestFunction o : config.functions()) {
             spaces.put(o.name(), SearchSpace.parse(o.space()));
         }
         NniReference reference = reference(config.reference());
         List<RunKey> keys = new ArrayList<>();
         Map<String, TunerSetup> setups = new LinkedHashMap<>();
-        Map<String, Objective> objectives = new LinkedHashMap<>();
+        Map<String, TestFunction> objectives = new LinkedHashMap<>();
         config.tuners().forEach(t -> setups.put(t.label(), t));
         config.functions().forEach(o -> objectives.put(o.name(), o));
         for (TunerSetup t : config.tuners()) {
-            for (Objective o : config.functions()) {
+            for (TestFunction o : config.functions()) {
                 for (Mode m : config.modes()) {
                     for (long seed : config.seeds()) {
                         keys.add(new RunKey(t.label(), o.name(), m, seed));
@@ -204,7 +204,7 @@ final class QualityBenchmark {
         }
         double wall = (System.nanoTime() - start) / 1e9;
         Results table = new Results(config.tuners().stream().map(TunerSetup::label).toList(),
-                config.functions().stream().map(Objective::name).toList(), config.modes(), config.trials(), results);
+                config.functions().stream().map(TestFunction::name).toList(), config.modes(), config.trials(), results);
         List<Path> files = write(table, reference, config.out(), config.reference(), config.seeds(), config.threads(), wall, environment());
         int failed = (int) results.stream().filter(r -> !r.succeeded()).count();
         for (String tuner : table.tuners()) {
@@ -224,7 +224,7 @@ final class QualityBenchmark {
     }
 
     /** Runs one run; a tuner that throws gives a failed run, not a failed benchmark. */
-    static RunResult runOne(RunKey key, TunerSetup setup, Objective objective, SearchSpace space, int trials, TunerFactory factory) {
+    static RunResult runOne(RunKey key, TunerSetup setup, TestFunction objective, SearchSpace space, int trials, TunerFactory factory) {
         try {
             Tuner tuner = factory.create(setup, key.seed());
             return RunDriver.run(key, tuner, objective, space, trials);

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import org.tunekit.demo.Objective;
+import org.tunekit.demo.TestFunction;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
@@ -33,14 +33,14 @@ final class RunDriver {
      * @throws IllegalStateException when the tuner breaks the contract (null or too many parameter sets),
      *                               naming what it returned; any exception of the tuner passes through
      */
-    static RunResult run(RunKey key, Tuner tuner, Objective objective, SearchSpace space, int trials) {
+    static RunResult run(RunKey key, Tuner tuner, TestFunction objective, SearchSpace space, int trials) {
         return new Run(tuner, objective).run(key, space, trials);
     }
 
     /** The state of one run; also the tuner's context, usable only inside the run's calls into the tuner. */
     private static final class Run implements TunerContext {
         private final Tuner tuner;
-        private final Objective objective;
+        private final TestFunction objective;
         private final Thread owner = Thread.currentThread();
         private final Deque<Long> sentIds = new ArrayDeque<>();
         private final Deque<Parameters> sentSets = new ArrayDeque<>();
@@ -48,7 +48,7 @@ final class RunDriver {
         private long nextId;
         private long tunerNanos;
 
-        Run(Tuner tuner, Objective objective) {
+        Run(Tuner tuner, TestFunction objective) {
             this.tuner = tuner;
             this.objective = objective;
         }

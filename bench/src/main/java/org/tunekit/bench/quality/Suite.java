@@ -1,16 +1,16 @@
 package org.tunekit.bench.quality;
 
-import static org.tunekit.demo.Objectives.box;
-import static org.tunekit.demo.Objectives.coordinates;
+import static org.tunekit.demo.TestFunctions.box;
+import static org.tunekit.demo.TestFunctions.coordinates;
 
 import java.util.List;
 import java.util.Map;
-import org.tunekit.demo.Objective;
-import org.tunekit.demo.Objectives;
+import org.tunekit.demo.TestFunction;
+import org.tunekit.demo.TestFunctions;
 
 /**
  * The functions of Tunekit's quality benchmark suite: the classic five (branin, hartmann6, ackley5,
- * mixed, nested: {@code tunekit demo}'s {@link Objectives}) and the high-dimensional set (rosenbrock8,
+ * mixed, nested: {@code tunekit demo}'s {@link TestFunctions}) and the high-dimensional set (rosenbrock8,
  * ackley10, styblinski10, rastrigin10, schwefel10, levy20), all with the standard definitions and
  * search boxes of the test-function literature (Surjanovic and Bingham's Virtual Library of
  * Simulation Experiments).
@@ -19,18 +19,18 @@ public final class Suite {
     private Suite() {}
 
     /** The classic five functions of the suite, by name (the default of {@code tunekit-bench bench}). */
-    public static Map<String, Objective> classic() {
-        return Objectives.all();
+    public static Map<String, TestFunction> classic() {
+        return TestFunctions.all();
     }
 
     /** The functions of 8 to 20 dimensions, by name: {@code tunekit-bench bench --suite highdim}. */
-    public static Map<String, Objective> highDimensional() {
-        return Objectives.byName(List.of(rosenbrock(8), Objectives.ackley(10), styblinskiTang(10), rastrigin(10), schwefel(10), levy(20)));
+    public static Map<String, TestFunction> highDimensional() {
+        return TestFunctions.byName(List.of(rosenbrock(8), TestFunctions.ackley(10), styblinskiTang(10), rastrigin(10), schwefel(10), levy(20)));
     }
 
     /** Every function of either set, by name: the classic five first. */
-    public static Map<String, Objective> everything() {
-        Map<String, Objective> m = classic();
+    public static Map<String, TestFunction> everything() {
+        Map<String, TestFunction> m = classic();
         m.putAll(highDimensional());
         return m;
     }
@@ -39,8 +39,8 @@ public final class Suite {
      * Rosenbrock on the wide box [-5, 10]^d: sum over i &lt; d of 100 (x_{i+1} - x_i^2)^2 + (x_i - 1)^2;
      * minimum 0 at x = (1, ..., 1), at the bottom of a long curved valley.
      */
-    public static Objective rosenbrock(int d) {
-        return new Objective("rosenbrock" + d, box(d, -5, 10), 0, p -> {
+    public static TestFunction rosenbrock(int d) {
+        return new TestFunction("rosenbrock" + d, box(d, -5, 10), 0, p -> {
             double[] x = coordinates(p, d);
             double f = 0;
             for (int i = 0; i + 1 < d; i++) {
@@ -59,10 +59,10 @@ public final class Suite {
      * Styblinski-Tang on [-5, 5]^d: (1/2) sum x_i^4 - 16 x_i^2 + 5 x_i; minimum
      * -39.16616570377141 d at x_i = -2.903534027771177 (the value of one term computed in double precision).
      */
-    public static Objective styblinskiTang(int d) {
+    public static TestFunction styblinskiTang(int d) {
         double x0 = STYBLINSKI_TANG_X;
         double term = 0.5 * (x0 * x0 * x0 * x0 - 16 * x0 * x0 + 5 * x0);
-        return new Objective("styblinski" + d, box(d, -5, 5), d * term, p -> {
+        return new TestFunction("styblinski" + d, box(d, -5, 5), d * term, p -> {
             double f = 0;
             for (double v : coordinates(p, d)) {
                 f += v * v * v * v - 16 * v * v + 5 * v;
@@ -72,8 +72,8 @@ public final class Suite {
     }
 
     /** Rastrigin on [-5.12, 5.12]^d: 10 d + sum x_i^2 - 10 cos(2 pi x_i); minimum 0 at the origin. */
-    public static Objective rastrigin(int d) {
-        return new Objective("rastrigin" + d, box(d, -5.12, 5.12), 0, p -> {
+    public static TestFunction rastrigin(int d) {
+        return new TestFunction("rastrigin" + d, box(d, -5.12, 5.12), 0, p -> {
             double f = 10 * d;
             for (double v : coordinates(p, d)) {
                 f += v * v - 10 * Math.cos(2 * Math.PI * v);
@@ -93,8 +93,8 @@ public final class Suite {
      * The constant is the maximum of one term computed in double precision, and values are clamped
      * at 0 so that rounding cannot give a negative regret.
      */
-    public static Objective schwefel(int d) {
-        return new Objective("schwefel" + d, box(d, -500, 500), 0, p -> {
+    public static TestFunction schwefel(int d) {
+        return new TestFunction("schwefel" + d, box(d, -500, 500), 0, p -> {
             double f = 0;
             for (double v : coordinates(p, d)) {
                 f += SCHWEFEL_TERM - v * Math.sin(Math.sqrt(Math.abs(v)));
@@ -107,8 +107,8 @@ public final class Suite {
      * Levy on [-10, 10]^d with w_i = 1 + (x_i - 1) / 4: sin^2(pi w_1) + sum over i &lt; d of
      * (w_i - 1)^2 (1 + 10 sin^2(pi w_i + 1)) + (w_d - 1)^2 (1 + sin^2(2 pi w_d)); minimum 0 at x = (1, ..., 1).
      */
-    public static Objective levy(int d) {
-        return new Objective("levy" + d, box(d, -10, 10), 0, p -> {
+    public static TestFunction levy(int d) {
+        return new TestFunction("levy" + d, box(d, -10, 10), 0, p -> {
             double[] x = coordinates(p, d);
             double[] w = new double[d];
             for (int i = 0; i < d; i++) {

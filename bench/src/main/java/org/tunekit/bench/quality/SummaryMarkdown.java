@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.tunekit.demo.Objective;
+import org.tunekit.demo.TestFunction;
 
 /**
  * {@code summary.md}: per mode, one table of the regret quartiles after 25, 50 and 100 trials for
@@ -124,9 +124,9 @@ final class SummaryMarkdown {
      */
     static String functions(List<String> names) {
         List<String> parts = new ArrayList<>();
-        Map<String, Objective> all = Suite.everything();
+        Map<String, TestFunction> all = Suite.everything();
         for (String name : names) {
-            Objective o = all.get(name);
+            TestFunction o = all.get(name);
             if (o == null) {
                 continue;
             }

@@ -12,7 +12,7 @@ import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tunekit.demo.Objectives;
+import org.tunekit.demo.TestFunctions;
 
 class QualityBenchmarkTest {
     private static final QualityBenchmark.TunerFactory SAMPLER = (setup, seed) ->
@@ -20,7 +20,7 @@ class QualityBenchmarkTest {
 
     private static QualityBenchmark.Config config(Path out, int threads) {
         return new QualityBenchmark.Config(List.of(TunerSetup.parse("random"), new TunerSetup("shifted", "random", Map.of("offset", 100L))),
-                List.of(Objectives.branin(), Objectives.nested()), List.of(Mode.SEQUENTIAL, Mode.BATCH), List.of(0L, 1L, 2L), 25, threads,
+                List.of(TestFunctions.branin(), TestFunctions.nested()), List.of(Mode.SEQUENTIAL, Mode.BATCH), List.of(0L, 1L, 2L), 25, threads,
                 out, QualityBenchmark.BUILT_IN_REFERENCE);
     }
 
@@ -65,7 +65,7 @@ class QualityBenchmarkTest {
         };
         StringWriter progress = new StringWriter();
         QualityBenchmark.Config c = new QualityBenchmark.Config(List.of(TunerSetup.parse("flat")),
-                List.of(Objectives.branin(), Objectives.nested()), List.of(Mode.SEQUENTIAL), List.of(0L, 1L), 10, 1, dir,
+                List.of(TestFunctions.branin(), TestFunctions.nested()), List.of(Mode.SEQUENTIAL), List.of(0L, 1L), 10, 1, dir,
                 QualityBenchmark.NO_REFERENCE);
         QualityBenchmark.Outcome o = QualityBenchmark.run(c, noNesting, new PrintWriter(progress));
         assertThat(o.runs()).isEqualTo(4);
@@ -88,7 +88,7 @@ class QualityBenchmarkTest {
             }
             return new SamplingTestTuner(seed, 1);
         };
-        QualityBenchmark.Config c = new QualityBenchmark.Config(List.of(TunerSetup.parse("nope")), List.of(Objectives.branin()),
+        QualityBenchmark.Config c = new QualityBenchmark.Config(List.of(TunerSetup.parse("nope")), List.of(TestFunctions.branin()),
                 List.of(Mode.SEQUENTIAL), List.of(0L), 5, 1, dir, QualityBenchmark.NO_REFERENCE);
         assertThatThrownBy(() -> QualityBenchmark.checkTuners(c, picky)).hasMessage("unknown tuner 'nope'; available tuners: random");
     }
@@ -96,13 +96,13 @@ class QualityBenchmarkTest {
     @Test
     void refusesDuplicateLabelsSeedsAndEmptyBudgets(@TempDir Path dir) {
         assertThatThrownBy(() -> new QualityBenchmark.Config(List.of(TunerSetup.parse("TPE"), TunerSetup.parse("TPE")),
-                List.of(Objectives.branin()), List.of(Mode.SEQUENTIAL), List.of(0L), 5, 1, dir, "none"))
+                List.of(TestFunctions.branin()), List.of(Mode.SEQUENTIAL), List.of(0L), 5, 1, dir, "none"))
                 .hasMessageContaining("tuner label 'TPE' is given twice");
         assertThatThrownBy(() -> new QualityBenchmark.Config(List.of(TunerSetup.parse("TPE")),
-                List.of(Objectives.branin()), List.of(Mode.SEQUENTIAL), List.of(0L, 0L), 5, 1, dir, "none"))
+                List.of(TestFunctions.branin()), List.of(Mode.SEQUENTIAL), List.of(0L, 0L), 5, 1, dir, "none"))
                 .hasMessageContaining("a seed is given twice");
         assertThatThrownBy(() -> new QualityBenchmark.Config(List.of(TunerSetup.parse("TPE")),
-                List.of(Objectives.branin()), List.of(Mode.SEQUENTIAL), List.of(0L), 0, 1, dir, "none"))
+                List.of(TestFunctions.branin()), List.of(Mode.SEQUENTIAL), List.of(0L), 0, 1, dir, "none"))
                 .hasMessageContaining("trials must be at least 1, got 0");
     }
 

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.tunekit.demo.Objective;
-import org.tunekit.demo.Objectives;
+import org.tunekit.demo.TestFunction;
+import org.tunekit.demo.TestFunctions;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
@@ -16,7 +16,7 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
 
 class RunDriverTest {
-    private static final Objective BRANIN = Objectives.branin();
+    private static final TestFunction BRANIN = TestFunctions.branin();
     private static final SearchSpace SPACE = SearchSpace.parse(BRANIN.space());
 
     private static RunResult run(SamplingTestTuner tuner, Mode mode, long seed, int trials) {

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.tunekit.demo.Objective;
-import org.tunekit.demo.Objectives;
+import org.tunekit.demo.TestFunction;
+import org.tunekit.demo.TestFunctions;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.SearchSpace;
 
@@ -17,8 +17,8 @@ class SuiteTest {
 
     @Test
     void theClassicFiveAreTheDemosFunctionsAndComeFirst() {
-        assertThat(Suite.classic().keySet()).containsExactlyElementsOf(Objectives.all().keySet());
-        assertThat(List.copyOf(Suite.everything().keySet()).subList(0, 5)).containsExactlyElementsOf(Objectives.all().keySet());
+        assertThat(Suite.classic().keySet()).containsExactlyElementsOf(TestFunctions.all().keySet());
+        assertThat(List.copyOf(Suite.everything().keySet()).subList(0, 5)).containsExactlyElementsOf(TestFunctions.all().keySet());
     }
 
     @Test
@@ -29,7 +29,7 @@ class SuiteTest {
         Map<String, double[]> boxes = Map.of("rosenbrock8", new double[] {8, -5, 10}, "ackley10", new double[] {10, -32.768, 32.768},
                 "styblinski10", new double[] {10, -5, 5}, "rastrigin10", new double[] {10, -5.12, 5.12},
                 "schwefel10", new double[] {10, -500, 500}, "levy20", new double[] {20, -10, 10});
-        for (Objective o : Suite.highDimensional().values()) {
+        for (TestFunction o : Suite.highDimensional().values()) {
             double[] b = boxes.get(o.name());
             assertThat(o.space()).as(o.name()).hasSize((int) b[0]);
             for (int j = 1; j <= b[0]; j++) {
@@ -58,14 +58,14 @@ class SuiteTest {
         assertThat(Suite.rosenbrock(8).evaluate(all(8, 1))).isZero();
         // f(0) = (d - 1) * 1 for Rosenbrock: only the (x_i - 1)^2 terms are left
         assertThat(Suite.rosenbrock(8).evaluate(all(8, 0))).isEqualTo(7.0);
-        assertThat(Objectives.ackley(10).evaluate(all(10, 0))).isCloseTo(0, within(1e-14));
+        assertThat(TestFunctions.ackley(10).evaluate(all(10, 0))).isCloseTo(0, within(1e-14));
         assertThat(Suite.rastrigin(10).evaluate(all(10, 0))).isZero();
         assertThat(Suite.rastrigin(10).evaluate(all(10, 1))).isCloseTo(10, within(1e-9));
         assertThat(Suite.levy(20).evaluate(all(20, 1))).isCloseTo(0, within(1e-28));
-        Objective st = Suite.styblinskiTang(10);
+        TestFunction st = Suite.styblinskiTang(10);
         assertThat(st.optimum()).isCloseTo(-391.6616570377141, within(1e-9));
         assertThat(st.evaluate(all(10, Suite.STYBLINSKI_TANG_X))).isCloseTo(st.optimum(), within(1e-10));
-        Objective sw = Suite.schwefel(10);
+        TestFunction sw = Suite.schwefel(10);
         assertThat(sw.evaluate(all(10, Suite.SCHWEFEL_X))).isCloseTo(0, within(1e-9));
         // the minimisers are minima: small moves along one coordinate never go lower
         SplittableRandom rng = new SplittableRandom(5);
@@ -84,7 +84,7 @@ class SuiteTest {
     @Test
     void noPointOfAnySpaceOfTheSuiteIsBelowItsOptimum() {
         SplittableRandom rng = new SplittableRandom(42);
-        for (Objective o : Suite.everything().values()) {
+        for (TestFunction o : Suite.everything().values()) {
             SearchSpace space = SearchSpace.parse(o.space());
             double min = Double.POSITIVE_INFINITY;
             for (int i = 0; i < 10_000; i++) {

@@ -3,29 +3,19 @@ package org.tunekit.dispatcher.channel;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.dispatcher.protocol.Command;
-import org.tunekit.dispatcher.protocol.CommandType;
-import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 
 /**
@@ -53,12 +43,13 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
  * Messages are taken off the socket one at a time ({@code request(1)}) into a queue, so none is lost
  * before {@link #receive} asks for it. Sends are serialised and synchronous (the JDK client allows one
  * outstanding send): at most one reply is in the client's hands at a time, the rest wait in the callers.
+ *
+ * <p>The parts: {@code WebSocketMessageCodec} (the messages), {@code WebSocketConnection} (one
+ * connection, its handshake and its listener), {@code ManagerLink} (connecting, reconnecting, the
+ * keep-alive, giving up); this class receives, sends in order and closes.
  */
 public final class WebSocketChannel implements CommandChannel {
     private static final Logger LOG = LoggerFactory.getLogger(WebSocketChannel.class);
-    private static final String BYE = "{\"type\":\"_bye_\"}";
-    /** The status the JDK reports when the connection ended without a Close frame (RFC 6455, 7.1.5). */
-    private static final int ABNORMAL_CLOSURE = 1006;
     /** A send blocked for longer is logged as back-pressure. */
     private static final long BACK_PRESSURE_NOTICE_MS = 500;
 
@@ -122,41 +113,19 @@ public final class WebSocketChannel implements CommandChannel {
         }
     }
 
-    /** The manager ended the conversation: {@code _bye_}, a server Close, or every reconnection failed. */
-    private record End(String why) {}
-
-    /** The connection of this generation failed without a Close. */
-    private record Dropped(int generation, Throwable cause) {}
-
-    /** The channel gave up on the manager. */
-    private record Lost(String why) {}
-
     private final URI uri;
     private final Settings settings;
-    private final long maxPayloadBytes;
-    private final HttpClient client;
-    private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
-    private final Object connectionLock = new Object();
+    private final ManagerLink link;
     private final Object sendLock = new Object();
     private final Deque<String> outbox = new ArrayDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final ScheduledExecutorService keepAlive = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "tunekit-ws-keepalive");
-        t.setDaemon(true);
-        return t;
-    });
-    private Connection current; // guarded by connectionLock
-    private volatile boolean peerEnded;
-    private volatile boolean lost;
-    private volatile boolean closing;
     private boolean receiveEnded; // receiving thread only
     private boolean backPressured; // guarded by sendLock
 
-    private WebSocketChannel(URI uri, Settings settings, long maxPayloadBytes) {
-        this.uri = uri;
+    private WebSocketChannel(ManagerLink link, Settings settings) {
+        this.uri = link.uri;
         this.settings = settings;
-        this.maxPayloadBytes = maxPayloadBytes;
-        this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+        this.link = link;
     }
 
     /** {@link #connect(URI, Settings, long)} with the default payload limit. */
@@ -175,164 +144,19 @@ public final class WebSocketChannel implements CommandChannel {
         if (!"ws".equalsIgnoreCase(scheme) && !"wss".equalsIgnoreCase(scheme)) {
             throw new IllegalArgumentException("not a WebSocket URI (ws:// or wss://): " + uri);
         }
-        WebSocketChannel ch = new WebSocketChannel(uri, settings, maxPayloadBytes);
-        synchronized (ch.connectionLock) {
-            ch.current = ch.connectWithin(0, "connect");
-            if (ch.current == null) {
-                ch.keepAlive.shutdownNow();
-                throw new ChannelLostException(ch.lostReason);
-            }
-            long ms = settings.pingInterval().toMillis();
-            ch.keepAlive.scheduleWithFixedDelay(ch::checkLiveness, ms, ms, TimeUnit.MILLISECONDS);
-            return ch;
-        }
+        ManagerLink link = new ManagerLink(uri, settings, maxPayloadBytes);
+        link.connect();
+        return new WebSocketChannel(link, settings);
     }
 
-    private volatile String lostReason;
-
-    /**
-     * Tries to open a connection until the give-up time has passed. Holds {@link #connectionLock}.
-     *
-     * @return the connection, or {@code null} (with {@link #lostReason} set) when every attempt failed
-     */
-    private Connection connectWithin(int generation, String what) throws InterruptedIOException {
-        long start = System.nanoTime();
-        long deadline = start + settings.giveUp().toNanos();
-        int attempt = 0;
-        String last = "";
-        while (true) {
-            attempt++;
-            Duration delay = settings.delayBefore(attempt);
-            if (attempt > 1 && System.nanoTime() + delay.toNanos() >= deadline) {
-                break;
-            }
-            sleep(delay);
-            if (closing || peerEnded) {
-                lostReason = "the channel was closed while reconnecting";
-                return null;
-            }
-            long remaining = deadline - System.nanoTime();
-            if (attempt > 1 && remaining <= 0) {
-                break;
-            }
-            Duration timeout = Duration.ofNanos(Math.max(Math.min(settings.connectTimeout().toNanos(), remaining), 1_000_000));
-            try {
-                Connection c = open(generation, timeout);
-                if (attempt > 1 || generation > 0) {
-                    LOG.info("{}ed to {} (attempt {})", what, uri, attempt);
-                }
-                return c;
-            } catch (InterruptedIOException e) {
-                throw e;
-            } catch (IOException e) {
-                last = e.getMessage();
-                LOG.warn("{} attempt {} to {} failed: {}", what, attempt, uri, last);
-            }
-        }
-        lostReason = "gave up on the manager at " + uri + ": no connection within the give-up time of "
-                + seconds(settings.giveUp()) + " (" + (attempt - 1) + " attempts; last: " + last + ")";
-        return null;
-    }
-
+    /** A duration as messages write it: seconds, without trailing zeros ({@code 1.5 s}). */
     static String seconds(Duration d) {
         return java.math.BigDecimal.valueOf(d.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
-    private Connection open(int generation, Duration timeout) throws IOException {
-        Connection c = new Connection(generation);
-        CompletableFuture<WebSocket> f = client.newWebSocketBuilder()
-                .connectTimeout(timeout)
-                .buildAsync(uri, c);
-        try {
-            c.socket = f.get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
-            return c;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new IOException("connection to " + uri + " failed: " + cause, cause);
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new IOException("connection to " + uri + " timed out after " + timeout, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while connecting to " + uri);
-        }
-    }
-
-    /**
-     * Replaces the connection of {@code failedGeneration} by a new one, unless that was done already.
-     *
-     * @return false when every attempt failed: the manager is gone
-     */
-    private boolean reconnect(int failedGeneration, Throwable cause) throws InterruptedIOException {
-        synchronized (connectionLock) {
-            if (lost) {
-                return false;
-            }
-            if (current.generation != failedGeneration) {
-                return true;
-            }
-            current.socket.abort();
-            LOG.warn("the connection to {} dropped ({}); reconnecting for up to {}", uri, String.valueOf(cause), seconds(settings.giveUp()));
-            Connection c = connectWithin(failedGeneration + 1, "reconnect");
-            if (c != null) {
-                current = c;
-                return true;
-            }
-            if (closing || peerEnded) {
-                return false;
-            }
-            giveUp(lostReason);
-            return false;
-        }
-    }
-
-    /** Takes the manager to be gone: the receiver hears of it, later sends are discarded. */
-    private void giveUp(String why) {
-        synchronized (connectionLock) {
-            if (lost) {
-                return;
-            }
-            lostReason = why;
-            lost = true;
-            LOG.error("{}", why);
-            inbox.add(new Lost(why));
-            if (current != null) {
-                current.socket.abort();
-            }
-        }
-    }
-
-    /** Pings the server, or drops a connection on which the server has been silent for too long. */
-    private void checkLiveness() {
-        if (closing || peerEnded || lost) {
-            return;
-        }
-        Connection c = connection();
-        long silentNanos = System.nanoTime() - c.lastHeard;
-        if (silentNanos > settings.silenceTimeout().toNanos()) {
-            if (c.silenced.compareAndSet(false, true)) {
-                LOG.warn("nothing from {} for {} ms: taking the connection as dropped", uri, silentNanos / 1_000_000);
-                inbox.add(new Dropped(c.generation, new IOException("the server was silent for " + settings.silenceTimeout())));
-                c.socket.abort();
-            }
-            return;
-        }
-        try {
-            c.socket.sendPing(ByteBuffer.allocate(0));
-        } catch (RuntimeException e) {
-            LOG.debug("ping to {} not sent: {}", uri, e.toString());
-        }
-    }
-
-    private Connection connection() {
-        synchronized (connectionLock) {
-            return current;
-        }
-    }
-
     /** Whether the client has heard the current connection end (a Close, a drop or an error) and not yet replaced it. */
     boolean connectionEnded() {
-        return connection().closedByServer.isDone();
+        return link.connection().closedByServer.isDone();
     }
 
     @Override
@@ -340,7 +164,7 @@ public final class WebSocketChannel implements CommandChannel {
         while (!receiveEnded) {
             Object o;
             try {
-                o = inbox.take();
+                o = link.inbox.take();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while waiting for a command from " + uri);
@@ -349,17 +173,17 @@ public final class WebSocketChannel implements CommandChannel {
                 return c;
             } else if (o instanceof ProtocolException e) {
                 throw new ProtocolException(e.getMessage());
-            } else if (o instanceof End end) {
+            } else if (o instanceof LinkEvent.End end) {
                 LOG.info("end of the command stream from {}: {}", uri, end.why());
                 receiveEnded = true;
-            } else if (o instanceof Lost l) {
+            } else if (o instanceof LinkEvent.Lost l) {
                 receiveEnded = true;
                 throw new ChannelLostException(l.why());
-            } else if (o instanceof Dropped d) {
-                if (!closing && !reconnect(d.generation(), d.cause())) {
+            } else if (o instanceof LinkEvent.Dropped d) {
+                if (!link.closing && !link.reconnect(d.generation(), d.cause())) {
                     receiveEnded = true;
-                    if (lost) {
-                        throw new ChannelLostException(lostReason);
+                    if (link.lost) {
+                        throw new ChannelLostException(link.lostReason());
                     }
                 }
             }
@@ -369,10 +193,10 @@ public final class WebSocketChannel implements CommandChannel {
 
     @Override
     public void send(Command command) throws IOException {
-        String text = encode(command);
+        String text = WebSocketMessageCodec.encode(command);
         synchronized (sendLock) {
-            if (peerEnded || lost || closed.get()) {
-                LOG.warn("discarding {}: the channel to {} has ended", abbreviate(command.toString()), uri);
+            if (link.peerEnded || link.lost || closed.get()) {
+                LOG.warn("discarding {}: the channel to {} has ended", WebSocketMessageCodec.abbreviate(command.toString()), uri);
                 return;
             }
             outbox.add(text);
@@ -387,15 +211,15 @@ public final class WebSocketChannel implements CommandChannel {
      */
     private void drain() throws IOException {
         while (!outbox.isEmpty()) {
-            if (peerEnded || lost) {
+            if (link.peerEnded || link.lost) {
                 LOG.warn("discarding {} unsent replies: the channel to {} has ended", outbox.size(), uri);
                 outbox.clear();
-                if (lost) {
-                    throw new ChannelLostException(lostReason);
+                if (link.lost) {
+                    throw new ChannelLostException(link.lostReason());
                 }
                 return;
             }
-            Connection c = connection();
+            WebSocketConnection c = link.connection();
             try {
                 CompletableFuture<WebSocket> sent = c.socket.sendText(outbox.peekFirst(), true);
                 long noticeMs = Math.min(BACK_PRESSURE_NOTICE_MS, settings.sendTimeout().toMillis());
@@ -415,14 +239,14 @@ public final class WebSocketChannel implements CommandChannel {
                 }
                 outbox.pollFirst();
             } catch (TimeoutException e) {
-                giveUp("gave up on the manager at " + uri + ": it has not read a reply for " + seconds(settings.sendTimeout())
+                link.giveUp("gave up on the manager at " + uri + ": it has not read a reply for " + seconds(settings.sendTimeout())
                         + " (the connection is open but the manager stopped reading)");
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
-                if (peerEnded) {
+                if (link.peerEnded) {
                     continue;
                 }
-                reconnect(c.generation, cause);
+                link.reconnect(c.generation, cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while sending to " + uri);
@@ -430,78 +254,25 @@ public final class WebSocketChannel implements CommandChannel {
         }
     }
 
-    /** The text message for a command. */
-    static String encode(Command command) {
-        StringBuilder sb = new StringBuilder(command.payload().length() + 32);
-        sb.append("{\"type\":\"").append(command.type().code()).append('"');
-        if (!command.payload().isEmpty()) {
-            sb.append(",\"content\":");
-            JsonCodec.writeString(command.payload(), sb);
-        }
-        return sb.append('}').toString();
-    }
-
-    /**
-     * Decodes one message from the manager.
-     *
-     * @return the command, {@code null} for {@code _nop_}, or an {@link End} for {@code _bye_}
-     */
-    static Object decode(String text) throws ProtocolException {
-        Object parsed = JsonCodec.parse(text, "WebSocket message");
-        if (!(parsed instanceof Map<?, ?> m)) {
-            throw new ProtocolException("WebSocket message is not a JSON object: " + abbreviate(text));
-        }
-        Object type = m.get("type");
-        if (!(type instanceof String t)) {
-            throw new ProtocolException("WebSocket message has no string \"type\": " + abbreviate(text));
-        }
-        if (t.equals("_nop_")) {
-            return null;
-        }
-        if (t.equals("_bye_")) {
-            Object reason = m.get("reason");
-            return new End("the manager said goodbye" + (reason == null ? "" : " (" + reason + ")"));
-        }
-        CommandType ct = CommandType.ofCode(t);
-        if (ct == null) {
-            throw new ProtocolException("unknown command type \"" + t + "\" in WebSocket message " + abbreviate(text));
-        }
-        if (!ct.toDispatcher()) {
-            throw new ProtocolException("command " + t + " is sent by the dispatcher, never to it: " + abbreviate(text));
-        }
-        Object content = m.get("content");
-        if (content == null) {
-            return Command.of(ct);
-        }
-        if (!(content instanceof String s)) {
-            throw new ProtocolException("\"content\" of the " + t + " message is not a string: " + abbreviate(text));
-        }
-        return new Command(ct, s);
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() > 200 ? s.substring(0, 200) + "..." : s;
-    }
-
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        keepAlive.shutdownNow();
+        link.stopKeepAlive();
         synchronized (sendLock) {
-            Connection c = connection();
-            closing = true;
+            WebSocketConnection c = link.connection();
+            link.closing = true;
             if (c == null) {
                 return;
             }
             try {
-                if (!peerEnded && !lost) {
+                if (!link.peerEnded && !link.lost) {
                     long ms = settings.closeTimeout().toMillis();
-                    c.socket.sendText(BYE, true).get(ms, TimeUnit.MILLISECONDS);
+                    c.socket.sendText(WebSocketMessageCodec.BYE, true).get(ms, TimeUnit.MILLISECONDS);
                     c.socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(ms, TimeUnit.MILLISECONDS);
                     c.closedByServer.get(ms, TimeUnit.MILLISECONDS);
-                } else if (peerEnded) {
+                } else if (link.peerEnded) {
                     // NNI follows _bye_ with a Close, which the JDK answers by itself a moment after
                     // onClose: let that answer go out (or close ourselves if the server never does)
                     long ms = settings.closeTimeout().toMillis();
@@ -528,162 +299,5 @@ public final class WebSocketChannel implements CommandChannel {
     @Override
     public String describe() {
         return uri.toString();
-    }
-
-    private static void sleep(Duration d) throws InterruptedIOException {
-        if (d.isZero() || d.isNegative()) {
-            return;
-        }
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting to reconnect");
-        }
-    }
-
-    /** One connection; the listener feeds the shared inbox. */
-    private final class Connection implements WebSocket.Listener {
-        final int generation;
-        final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
-        final StringBuilder partial = new StringBuilder();
-        boolean oversized;
-        final AtomicBoolean silenced = new AtomicBoolean();
-        volatile WebSocket socket;
-        volatile long lastHeard = System.nanoTime();
-
-        Connection(int generation) {
-            this.generation = generation;
-        }
-
-        @Override
-        public void onOpen(WebSocket webSocket) {
-            lastHeard = System.nanoTime();
-            webSocket.request(1);
-        }
-
-        @Override
-        public CompletionStage<?> onPing(WebSocket webSocket, ByteBuffer message) {
-            // the JDK answers with a Pong by itself
-            lastHeard = System.nanoTime();
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onPong(WebSocket webSocket, ByteBuffer message) {
-            lastHeard = System.nanoTime();
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            lastHeard = System.nanoTime();
-            if (!oversized) {
-                partial.append(data);
-                // a char is at least one UTF-8 byte: beyond the limit in chars is beyond it in bytes
-                if (partial.length() > maxPayloadBytes) {
-                    oversized = true;
-                    partial.setLength(0);
-                    partial.trimToSize();
-                    inbox.add(new ProtocolException("a WebSocket message from " + uri + " is larger than the limit of "
-                            + maxPayloadBytes + " bytes (--max-frame-bytes)"));
-                }
-            }
-            if (last) {
-                if (oversized) {
-                    oversized = false;
-                } else {
-                    String text = partial.toString();
-                    partial.setLength(0);
-                    if (partial.capacity() > 1 << 16) {
-                        partial.trimToSize();
-                    }
-                    accept(text);
-                }
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        private void accept(String text) {
-            try {
-                if ((long) text.length() * 3 > maxPayloadBytes && utf8Length(text) > maxPayloadBytes) {
-                    throw new ProtocolException("a WebSocket message from " + uri + " is larger than the limit of "
-                            + maxPayloadBytes + " bytes (--max-frame-bytes)");
-                }
-                Object decoded = decode(text);
-                if (decoded instanceof End) {
-                    peerEnded = true;
-                }
-                if (decoded != null) {
-                    inbox.add(decoded);
-                } else {
-                    LOG.debug("_nop_ from {}", uri);
-                }
-            } catch (ProtocolException e) {
-                inbox.add(e);
-            }
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-            lastHeard = System.nanoTime();
-            if (last) {
-                inbox.add(new ProtocolException("binary WebSocket message from " + uri + "; commands are text messages"));
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            closedByServer.complete(null);
-            if (statusCode == ABNORMAL_CLOSURE && !closing) {
-                // no Close frame came: the connection dropped
-                inbox.add(new Dropped(generation, new IOException("connection closed without a Close frame")));
-                return null;
-            }
-            if (!closing) {
-                peerEnded = true;
-                inbox.add(new End("the server closed the connection (code " + statusCode
-                        + (reason == null || reason.isEmpty() ? "" : ", " + reason) + ")"));
-            }
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            closedByServer.complete(null);
-            if (closing) {
-                return;
-            }
-            if (error instanceof java.net.ProtocolException || !(error instanceof IOException)) {
-                // the server broke RFC 6455 (a reserved opcode, a masked or oversized control frame, bad UTF-8...):
-                // reconnecting would meet the same server, so this is the manager's error, not a network fault
-                inbox.add(new ProtocolException("the manager at " + uri + " sent data that is not a valid WebSocket frame: " + error));
-                return;
-            }
-            inbox.add(new Dropped(generation, error));
-        }
-    }
-
-    private static long utf8Length(String s) {
-        long n = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                n++;
-            } else if (c < 0x800) {
-                n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                n += 4;
-                i++;
-            } else {
-                n += 3;
-            }
-        }
-        return n;
     }
 }

@@ -72,19 +72,19 @@ class WebSocketChannelTest {
     @Test
     void encodingAndDecodingAreInverse() throws Exception {
         Command c = new Command(CommandType.REQUEST_TRIAL_JOBS, "line\nbreak \t \"quoted\" \\ ü 😀");
-        String text = WebSocketChannel.encode(c);
-        assertThat(WebSocketChannel.decode(text)).isEqualTo(c);
-        assertThat(WebSocketChannel.encode(Command.of(CommandType.TERMINATE))).isEqualTo("{\"type\":\"TE\"}");
-        assertThat(WebSocketChannel.decode("{\"type\":\"_nop_\"}")).isNull();
+        String text = WebSocketMessageCodec.encode(c);
+        assertThat(WebSocketMessageCodec.decode(text)).isEqualTo(c);
+        assertThat(WebSocketMessageCodec.encode(Command.of(CommandType.TERMINATE))).isEqualTo("{\"type\":\"TE\"}");
+        assertThat(WebSocketMessageCodec.decode("{\"type\":\"_nop_\"}")).isNull();
     }
 
     @Test
     void malformedMessagesAreProtocolErrorsNamingTheProblem() {
-        assertThatThrownBy(() -> WebSocketChannel.decode("[1]")).isInstanceOf(ProtocolException.class).hasMessageContaining("not a JSON object");
-        assertThatThrownBy(() -> WebSocketChannel.decode("{\"content\":\"x\"}")).hasMessageContaining("no string \"type\"");
-        assertThatThrownBy(() -> WebSocketChannel.decode("{\"type\":\"XX\"}")).hasMessageContaining("unknown command type \"XX\"");
-        assertThatThrownBy(() -> WebSocketChannel.decode("{\"type\":\"TR\"}")).hasMessageContaining("sent by the dispatcher");
-        assertThatThrownBy(() -> WebSocketChannel.decode("{\"type\":\"GE\",\"content\":3}")).hasMessageContaining("\"content\" of the GE message is not a string");
+        assertThatThrownBy(() -> WebSocketMessageCodec.decode("[1]")).isInstanceOf(ProtocolException.class).hasMessageContaining("not a JSON object");
+        assertThatThrownBy(() -> WebSocketMessageCodec.decode("{\"content\":\"x\"}")).hasMessageContaining("no string \"type\"");
+        assertThatThrownBy(() -> WebSocketMessageCodec.decode("{\"type\":\"XX\"}")).hasMessageContaining("unknown command type \"XX\"");
+        assertThatThrownBy(() -> WebSocketMessageCodec.decode("{\"type\":\"TR\"}")).hasMessageContaining("sent by the dispatcher");
+        assertThatThrownBy(() -> WebSocketMessageCodec.decode("{\"type\":\"GE\",\"content\":3}")).hasMessageContaining("\"content\" of the GE message is not a string");
     }
 
     @Test

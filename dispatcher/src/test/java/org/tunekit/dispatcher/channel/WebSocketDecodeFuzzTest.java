@@ -15,7 +15,7 @@ class WebSocketDecodeFuzzTest {
         String text = data.consumeRemainingAsString();
         Object decoded;
         try {
-            decoded = WebSocketChannel.decode(text);
+            decoded = WebSocketMessageCodec.decode(text);
         } catch (ProtocolException expected) {
             return;
         }

@@ -51,7 +51,7 @@ import org.tunekit.sdk.spi.TunerProvider;
  * TunerRun run = TunerTestKit.forProvider(new MyTunerProvider())
  *     .withSpace(space)
  *     .withArguments(Map.of("seed", 7, "optimize_mode", "minimize"))
- *     .run(Objective.minimize(p -> Math.pow(p.getDouble("x") - 1, 2)), 50);
+ *     .run(TargetFunction.minimize(p -> Math.pow(p.getDouble("x") - 1, 2)), 50);
  * assertTrue(run.best().value() < 0.1);
  * }</pre>
  *
@@ -215,7 +215,7 @@ public final class TunerTestKit {
      *
      * @throws AssertionError when the tuner throws, or suggests something outside the space
      */
-    public TunerRun run(Objective objective, int trials) {
+    public TunerRun run(TargetFunction objective, int trials) {
         Objects.requireNonNull(objective, "objective");
         if (space == null) {
             throw new IllegalStateException("run needs a search space: call withSpace first");

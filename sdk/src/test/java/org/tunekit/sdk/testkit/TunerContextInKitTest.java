@@ -93,7 +93,7 @@ class TunerContextInKitTest {
             RoundTuner t = new RoundTuner(a);
             made.add(t);
             return t;
-        }).withSpace(SPACE).withBatchSize(4).run(Objective.maximize(p -> p.getLong("n")), 6);
+        }).withSpace(SPACE).withBatchSize(4).run(TargetFunction.maximize(p -> p.getLong("n")), 6);
 
         assertThat(run.history()).extracting(TunerRun.Trial::parameterId).containsExactly(0L, 1L, 4L, 5L, 8L, 9L);
         assertThat(run.history()).extracting(t -> t.parameters().getLong("n")).containsExactly(0L, 1L, 10L, 11L, 20L, 21L);
@@ -114,7 +114,7 @@ class TunerContextInKitTest {
                     }
                 };
             }
-        }).withSpace(SPACE).withBatchSize(4).run(Objective.maximize(p -> p.getLong("n")), 6);
+        }).withSpace(SPACE).withBatchSize(4).run(TargetFunction.maximize(p -> p.getLong("n")), 6);
         assertThat(run.history()).hasSize(2);
         assertThat(run.exhausted()).isTrue();
     }
@@ -146,7 +146,7 @@ class TunerContextInKitTest {
                     throw new IllegalStateException(e);
                 }
             }
-        }).withSpace(SPACE).run(Objective.maximize(p -> p.getLong("n")), 1);
+        }).withSpace(SPACE).run(TargetFunction.maximize(p -> p.getLong("n")), 1);
 
         assertThat(fromOtherThread.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("thread 'intruder'");
         assertThatThrownBy(() -> opened.get().sendTrial(Parameters.of(Map.of("n", 1))))
@@ -160,7 +160,7 @@ class TunerContextInKitTest {
             public void receiveTrialResult(TrialResult result) {
                 context.sendTrial(Parameters.of(Map.of("n", 500)));
             }
-        }).withSpace(SPACE).run(Objective.maximize(p -> p.getLong("n")), 3))
+        }).withSpace(SPACE).run(TargetFunction.maximize(p -> p.getLong("n")), 3))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("the trial sent through the context for parameter id 1 is outside the search space");
     }

@@ -216,7 +216,7 @@ class TunerTestKitTest {
     void runDrivesTheTunerSequentially() {
         SearchSpace space = SearchSpace.builder().uniform("x", -2, 2).build();
         TunerRun run = kit(SampleTuners.RandomTuner::new).withSpace(space)
-                .run(Objective.minimize(p -> Math.pow(p.getDouble("x") - 1, 2)), 40);
+                .run(TargetFunction.minimize(p -> Math.pow(p.getDouble("x") - 1, 2)), 40);
         assertThat(run.history()).hasSize(40);
         assertThat(run.history()).extracting(TunerRun.Trial::parameterId).containsExactlyElementsOf(
                 java.util.stream.LongStream.range(0, 40).boxed().toList());
@@ -258,7 +258,7 @@ class TunerTestKitTest {
             public void trialEnd(long id, boolean success) {
                 calls.add("end" + id + ":" + success);
             }
-        }).withSpace(space).withBatchSize(3).run(Objective.maximize(p -> p.getLong("n")), 5);
+        }).withSpace(space).withBatchSize(3).run(TargetFunction.maximize(p -> p.getLong("n")), 5);
         assertThat(run.history()).hasSize(5);
         assertThat(calls).containsExactly("space", "batch[0, 1, 2]",
                 "result0:trial00000", "end0:true", "result1:trial00001", "end1:true", "result2:trial00002", "end2:true",
@@ -269,7 +269,7 @@ class TunerTestKitTest {
     @Test
     void runStopsWhenTheSpaceIsExhausted() {
         TunerRun run = kit(SampleTuners.RandomTuner::new).withSpace(ContractSpaces.tinyFinite())
-                .run(Objective.minimize(p -> p.getLong("bit")), 10);
+                .run(TargetFunction.minimize(p -> p.getLong("bit")), 10);
         assertThat(run.exhausted()).isTrue();
         assertThat(run.history()).hasSize(4);
         Set<Object> distinct = new HashSet<>();
@@ -282,14 +282,14 @@ class TunerTestKitTest {
     void runRejectsOutOfSpaceSuggestions() {
         SearchSpace space = SearchSpace.builder().uniform("x", 0, 1).build();
         assertThatThrownBy(() -> kit(SampleTuners.OutOfSpaceTuner::new).withSpace(space)
-                .run(Objective.minimize(p -> p.getDouble("x")), 3))
+                .run(TargetFunction.minimize(p -> p.getDouble("x")), 3))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("parameter id 0 is outside the search space: parameter 'x' (uniform): 2.0");
     }
 
     @Test
     void runNeedsASpace() {
-        assertThatThrownBy(() -> kit(SampleTuners.RandomTuner::new).run(Objective.minimize(p -> 0), 3))
+        assertThatThrownBy(() -> kit(SampleTuners.RandomTuner::new).run(TargetFunction.minimize(p -> 0), 3))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("withSpace");
     }

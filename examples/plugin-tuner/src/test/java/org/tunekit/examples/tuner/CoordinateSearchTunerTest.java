@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.space.SearchSpace;
-import org.tunekit.sdk.testkit.Objective;
+import org.tunekit.sdk.testkit.TargetFunction;
 import org.tunekit.sdk.testkit.TunerRun;
 import org.tunekit.sdk.testkit.TunerTestKit;
 
@@ -27,7 +27,7 @@ class CoordinateSearchTunerTest {
         TunerRun run = TunerTestKit.forProvider(new CoordinateSearchTunerProvider())
                 .withSpace(space)
                 .withArguments(Map.of("seed", 7, "optimize_mode", "minimize"))
-                .run(Objective.minimize(p -> ((Number) p.get("scale")).doubleValue()
+                .run(TargetFunction.minimize(p -> ((Number) p.get("scale")).doubleValue()
                         * (Math.pow(p.getDouble("x") - 1, 2) + Math.pow(p.getDouble("y") + 2, 2))), 60);
         assertTrue(run.best().value() < 0.05, "best " + run.best());
     }

@@ -12,18 +12,18 @@ import org.tunekit.sdk.Parameters;
  * benchmark, whose suite ({@code org.tunekit.bench.quality.Suite} in the bench module) adds functions
  * of 8 to 20 dimensions built with {@link #box} and {@link #coordinates}.
  */
-public final class Objectives {
-    private Objectives() {}
+public final class TestFunctions {
+    private TestFunctions() {}
 
     /** The five functions, by name, in the order {@code tunekit demo --help} lists them. */
-    public static Map<String, Objective> all() {
+    public static Map<String, TestFunction> all() {
         return byName(List.of(branin(), hartmann6(), ackley5(), mixed(), nested()));
     }
 
     /** The functions by name, in their order. */
-    public static Map<String, Objective> byName(List<Objective> objectives) {
-        Map<String, Objective> m = new LinkedHashMap<>();
-        for (Objective o : objectives) {
+    public static Map<String, TestFunction> byName(List<TestFunction> functions) {
+        Map<String, TestFunction> m = new LinkedHashMap<>();
+        for (TestFunction o : functions) {
             m.put(o.name(), o);
         }
         return m;
@@ -52,11 +52,11 @@ public final class Objectives {
     }
 
     /** Branin on x1 in [-5, 10], x2 in [0, 15]; minimum 0.397887357729738. */
-    public static Objective branin() {
+    public static TestFunction branin() {
         Map<String, Object> space = new LinkedHashMap<>();
         space.put("x1", spec("uniform", -5.0, 10.0));
         space.put("x2", spec("uniform", 0.0, 15.0));
-        return new Objective("branin", space, 0.397887357729738, p -> {
+        return new TestFunction("branin", space, 0.397887357729738, p -> {
             double x1 = p.getDouble("x1");
             double x2 = p.getDouble("x2");
             double b = 5.1 / (4 * Math.PI * Math.PI);
@@ -75,12 +75,12 @@ public final class Objectives {
         {2348, 1451, 3522, 2883, 3047, 6650}, {4047, 8828, 8732, 5743, 1091, 381}};
 
     /** Hartmann 6-d on the unit cube; minimum -3.32236801141551. */
-    public static Objective hartmann6() {
+    public static TestFunction hartmann6() {
         Map<String, Object> space = new LinkedHashMap<>();
         for (int j = 1; j <= 6; j++) {
             space.put("x" + j, spec("uniform", 0.0, 1.0));
         }
-        return new Objective("hartmann6", space, -3.32236801141551, p -> {
+        return new TestFunction("hartmann6", space, -3.32236801141551, p -> {
             double f = 0;
             for (int i = 0; i < 4; i++) {
                 double s = 0;
@@ -95,13 +95,13 @@ public final class Objectives {
     }
 
     /** Ackley 5-d on [-32.768, 32.768]^5; minimum 0. */
-    public static Objective ackley5() {
+    public static TestFunction ackley5() {
         return ackley(5);
     }
 
     /** Ackley on [-32.768, 32.768]^d with a = 20, b = 0.2, c = 2 pi; minimum 0 at the origin. */
-    public static Objective ackley(int d) {
-        return new Objective("ackley" + d, box(d, -32.768, 32.768), 0, p -> {
+    public static TestFunction ackley(int d) {
+        return new TestFunction("ackley" + d, box(d, -32.768, 32.768), 0, p -> {
             double[] x = coordinates(p, d);
             double sq = 0;
             double cs = 0;
@@ -114,7 +114,7 @@ public final class Objectives {
     }
 
     /** A 5-d space mixing log, categorical, integer and quantised parameters; minimum 0. */
-    public static Objective mixed() {
+    public static TestFunction mixed() {
         Map<String, Object> space = new LinkedHashMap<>();
         space.put("lr", spec("loguniform", 1e-5, 1.0));
         space.put("batch_size", spec("choice", 16L, 32L, 64L, 128L, 256L));
@@ -123,7 +123,7 @@ public final class Objectives {
         space.put("dropout", spec("quniform", 0.0, 0.8, 0.05));
         Map<String, Double> m = Map.of("sgd", -1.0, "adam", -3.0, "rmsprop", -2.5);
         Map<String, Double> pen = Map.of("sgd", 0.3, "adam", 0.0, "rmsprop", 0.1);
-        return new Objective("mixed", space, 0, p -> {
+        return new TestFunction("mixed", space, 0, p -> {
             String opt = p.getString("optimizer");
             double lb = Math.log(p.getDouble("batch_size")) / Math.log(2) - 6;
             double u = Math.log10(p.getDouble("lr")) - m.get(opt) + 0.25 * lb;
@@ -134,7 +134,7 @@ public final class Objectives {
     }
 
     /** A conditional space (nested choice of three models); minimum 0. */
-    public static Objective nested() {
+    public static TestFunction nested() {
         Map<String, Object> linear = new LinkedHashMap<>();
         linear.put("_name", "linear");
         linear.put("alpha", spec("loguniform", 1e-4, 10.0));
@@ -148,7 +148,7 @@ public final class Objectives {
         net.put("lr", spec("loguniform", 1e-5, 1e-1));
         Map<String, Object> space = new LinkedHashMap<>();
         space.put("model", Map.of("_type", "choice", "_value", List.of(linear, tree, net)));
-        return new Objective("nested", space, 0, p -> {
+        return new TestFunction("nested", space, 0, p -> {
             @SuppressWarnings("unchecked")
             Parameters m = Parameters.of((Map<String, Object>) p.get("model"));
             switch (m.getString("_name")) {

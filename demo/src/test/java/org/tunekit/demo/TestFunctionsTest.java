@@ -13,7 +13,7 @@ import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.space.SearchSpace;
 
-class ObjectivesTest {
+class TestFunctionsTest {
 
     private static Parameters p(Object... kv) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -25,12 +25,12 @@ class ObjectivesTest {
 
     @Test
     void theDemoHasItsFiveFunctionsInOrder() {
-        assertThat(Objectives.all().keySet()).containsExactly("branin", "hartmann6", "ackley5", "mixed", "nested");
+        assertThat(TestFunctions.all().keySet()).containsExactly("branin", "hartmann6", "ackley5", "mixed", "nested");
     }
 
     @Test
     void braninReachesItsOptimumAtAllThreeMinimisers() {
-        Objective b = Objectives.branin();
+        TestFunction b = TestFunctions.branin();
         assertThat(b.optimum()).isEqualTo(0.397887357729738);
         // at the minimisers the quadratic term vanishes and f = s t = 10 / (8 pi)
         assertThat(10 / (8 * Math.PI)).isCloseTo(b.optimum(), within(1e-15));
@@ -43,7 +43,7 @@ class ObjectivesTest {
 
     @Test
     void hartmann6ReachesItsOptimumAtTheKnownMinimiser() {
-        Objective h = Objectives.hartmann6();
+        TestFunction h = TestFunctions.hartmann6();
         assertThat(h.optimum()).isEqualTo(-3.32236801141551);
         double[] x = {0.20168952, 0.15001069, 0.47687398, 0.27533243, 0.31165162, 0.65730054};
         assertThat(h.evaluate(hx(x))).isCloseTo(h.optimum(), within(1e-9));
@@ -64,7 +64,7 @@ class ObjectivesTest {
 
     @Test
     void ackley5IsZeroAtTheOriginAndPositiveElsewhere() {
-        Objective a = Objectives.ackley5();
+        TestFunction a = TestFunctions.ackley5();
         assertThat(a.optimum()).isZero();
         assertThat(a.evaluate(p("x1", 0.0, "x2", 0.0, "x3", 0.0, "x4", 0.0, "x5", 0.0))).isCloseTo(0, within(1e-14));
         // at (1, 0, 0, 0, 0): -20 exp(-0.2 sqrt(1/5)) - exp((cos(2 pi) + 4) / 5) + 20 + e
@@ -74,7 +74,7 @@ class ObjectivesTest {
 
     @Test
     void mixedIsZeroAtAdamWithItsBestSettings() {
-        Objective m = Objectives.mixed();
+        TestFunction m = TestFunctions.mixed();
         assertThat(m.optimum()).isZero();
         assertThat(m.evaluate(p("lr", 1e-3, "batch_size", 64L, "layers", 5L, "optimizer", "adam", "dropout", 0.25))).isCloseTo(0, within(1e-15));
         // sgd at its own best lr still pays its penalty: u = log10(0.1) - (-1) = 0, p = 0.3
@@ -86,7 +86,7 @@ class ObjectivesTest {
 
     @Test
     void nestedIsZeroAtTheNetWithItsBestSettingsAndEachModelHasItsFloor() {
-        Objective n = Objectives.nested();
+        TestFunction n = TestFunctions.nested();
         assertThat(n.optimum()).isZero();
         assertThat(n.evaluate(p("model", Map.of("_name", "net", "width", 256L, "lr", Math.pow(10, -3.5))))).isCloseTo(0, within(1e-15));
         assertThat(n.evaluate(p("model", Map.of("_name", "tree", "depth", 9L, "min_leaf", 10.0)))).isCloseTo(0.3, within(1e-15));
@@ -120,12 +120,12 @@ class ObjectivesTest {
         }
         Map<String, String> expected = Map.of("branin", branin, "hartmann6", hartmann + "}", "ackley5", ackley + "}", "mixed", mixed,
                 "nested", nested);
-        for (Objective o : Objectives.all().values()) {
+        for (TestFunction o : TestFunctions.all().values()) {
             Object json = JsonCodec.parse(expected.get(o.name()), o.name());
             assertThat(numbersAsDoubles(o.space())).as(o.name()).isEqualTo(numbersAsDoubles(json));
         }
         // randint excludes its upper bound, as NNI's does
-        SearchSpace space = SearchSpace.parse(Objectives.mixed().space());
+        SearchSpace space = SearchSpace.parse(TestFunctions.mixed().space());
         SplittableRandom rng = new SplittableRandom(3);
         long maxLayers = 0;
         for (int i = 0; i < 2000; i++) {
