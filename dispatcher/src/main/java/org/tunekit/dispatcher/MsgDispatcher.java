@@ -33,6 +33,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
+import org.tunekit.sdk.internal.TrialRequests;
 import org.tunekit.sdk.space.InvalidSearchSpaceException;
 import org.tunekit.sdk.space.SearchSpace;
 
@@ -70,6 +71,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     /** Whether the tuner keeps its own checkpoint; if not, a resume rebuilds it from every earlier result. */
     private final boolean tunerKeepsCheckpoint;
     private final boolean assessorKeepsCheckpoint;
+    /** Answers the manager's requests for trials (default worker only); nothing waits in it: the tuner's context sends at once. */
+    private final TrialRequests requests;
 
     // default worker only
     private final Map<Long, Parameters> generated = new HashMap<>();
@@ -124,6 +127,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.ids = new ParameterIds(checkpoints);
         this.tunerKeepsCheckpoint = checkpoints != null && Checkpoints.kept(tuner, Tuner.class);
         this.assessorKeepsCheckpoint = checkpoints != null && assessor != null && Checkpoints.kept(assessor, Assessor.class);
+        this.requests = new TrialRequests(tuner, ids::take);
         observe(settings.statsInterval(), settings.slowCall());
     }
 
@@ -368,49 +372,30 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         }
     }
 
+    /** Answers {@code GE count} by the one rule ({@link TrialRequests}): a {@code TR} per trial, one {@code NO} when the tuner gives fewer. */
     private void handleRequestTrialJobs(int count) throws Exception {
         if (count == 0) {
             return;
         }
-        List<Long> ids = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            ids.add(this.ids.take());
+        TrialRequests.Answer answer;
+        try {
+            answer = requests.request(count);
+        } catch (TrialRequests.TunerFailure f) {
+            throw new PluginException(f.getMessage(), f.getCause());
         }
-        List<Parameters> sets;
-        if (count == 1) {
-            sets = new ArrayList<>(1);
-            try {
-                sets.add(tuner.generateParameters(ids.get(0)));
-            } catch (NoMoreTrialsException e) {
-                LOG.info("the tuner has no more trials: {}", e.getMessage());
-            } catch (RuntimeException e) {
-                throw new PluginException("the tuner failed in generateParameters(" + ids.get(0) + ")", e);
-            }
-        } else {
-            try {
-                sets = tuner.generateMultipleParameters(ids);
-            } catch (RuntimeException e) {
-                throw new PluginException("the tuner failed in generateMultipleParameters(" + ids + ")", e);
-            }
-            if (sets == null || sets.size() > count) {
-                throw new PluginException("the tuner returned " + (sets == null ? "null" : sets.size() + " parameter sets")
-                        + " for " + count + " ids", null);
-            }
+        if (answer.reason() != null) {
+            LOG.info("the tuner has no more trials: {}", answer.reason());
         }
-        for (int i = 0; i < sets.size(); i++) {
-            Parameters p = sets.get(i);
-            if (p == null) {
-                throw new PluginException("the tuner returned null parameters for id " + ids.get(i), null);
-            }
-            spaceCheck.check(p, ids.get(i), count == 1 ? "generateParameters" : "generateMultipleParameters");
+        String call = count == 1 ? "generateParameters" : "generateMultipleParameters";
+        for (TrialRequests.Trial t : answer.trials()) {
+            spaceCheck.check(t.parameters(), t.parameterId(), call);
         }
-        for (int i = 0; i < sets.size(); i++) {
-            Parameters p = sets.get(i);
-            generated.put(ids.get(i), p);
-            send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(ids.get(i), p.values())));
+        for (TrialRequests.Trial t : answer.trials()) {
+            generated.put(t.parameterId(), t.parameters());
+            send(new Command(CommandType.NEW_TRIAL_JOB, Payloads.parameterRecord(t.parameterId(), t.parameters().values())));
         }
-        if (sets.size() < count) {
-            send(new Command(CommandType.NO_MORE_TRIAL_JOBS, Payloads.parameterRecord(ids.get(0), "")));
+        if (answer.ranOut()) {
+            send(new Command(CommandType.NO_MORE_TRIAL_JOBS, Payloads.parameterRecord(answer.asked().get(0), "")));
         }
     }
 

@@ -170,6 +170,9 @@ public abstract class MsgDispatcherBase {
     }
 
     private static String label(Command c) {
+        if (c.data() instanceof org.tunekit.dispatcher.protocol.Payloads.MetricData m) {
+            return "ME " + m.type().name();
+        }
         if (c.type() == CommandType.REPORT_METRIC_DATA) {
             java.util.regex.Matcher m = METRIC_TYPE.matcher(c.payload());
             return m.find() ? "ME " + m.group(1) : "ME";
@@ -405,7 +408,7 @@ public abstract class MsgDispatcherBase {
                 long took = System.nanoTime() - start;
                 stats.handled(l.label(), took);
                 if (took > slowCallNanos) {
-                    String payload = l.command().payload();
+                    String payload = l.command().data() != null ? String.valueOf(l.command().data()) : l.command().payload();
                     LOG.warn("{} took {} on the {} worker: {}", l.label(), DispatcherStats.time(took), name.name().toLowerCase(),
                             payload.length() > 300 ? payload.substring(0, 300) + "..." : payload);
                 }

@@ -18,15 +18,15 @@ import java.util.function.BiFunction;
 import org.tunekit.bench.quality.Numbers;
 import org.tunekit.bench.quality.Quantiles;
 import org.tunekit.sdk.Metric;
-import org.tunekit.sdk.NoMoreTrialsException;
-import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.internal.TrialRequests;
 import org.tunekit.sdk.objectives.Hypervolume;
 
 /**
  * Runs every tuner on every problem, once per seed and mode, in process and the way the dispatcher
- * drives a tuner (a batch of suggestions, then their results and ends), and measures the
+ * drives a tuner (a batch of suggestions asked by the dispatcher's rule, {@link TrialRequests}, then
+ * their results and ends), and measures the
  * hypervolume of all results so far every {@value #EVERY} trials, divided by the true front's.
  */
 final class MultiObjectiveBenchmark {
@@ -78,38 +78,32 @@ final class MultiObjectiveBenchmark {
         long t0 = System.nanoTime();
         tuner.updateSearchSpace(p.space());
         tunerNanos += System.nanoTime() - t0;
-        long nextId = 0;
+        long[] nextId = {0};
+        TrialRequests requests = new TrialRequests(tuner, () -> nextId[0]++);
         while (results.size() < trials) {
-            int k = Math.min(batch, trials - results.size());
-            List<Long> ids = new ArrayList<>();
-            for (int i = 0; i < k; i++) {
-                ids.add(nextId++);
-            }
-            List<Parameters> got;
+            List<TrialRequests.Trial> got;
             t0 = System.nanoTime();
-            if (batch == 1) {
-                try {
-                    got = List.of(tuner.generateParameters(ids.get(0)));
-                } catch (NoMoreTrialsException e) {
-                    got = List.of();
-                }
-            } else {
-                got = tuner.generateMultipleParameters(ids);
+            try {
+                got = requests.request(Math.min(batch, trials - results.size())).trials();
+            } catch (TrialRequests.TunerFailure f) {
+                // the run's error names what the tuner threw, or how it broke the contract
+                throw f.getCause() instanceof RuntimeException e ? e : f;
             }
             tunerNanos += System.nanoTime() - t0;
             if (got.isEmpty()) {
                 return new Run(p.name(), label, batch, seed, hv, tunerNanos / 1e9, "the tuner stopped after " + results.size() + " trials");
             }
             for (int i = 0; i < got.size(); i++) {
-                double[] f = p.evaluate(got.get(i));
+                long id = got.get(i).parameterId();
+                double[] f = p.evaluate(got.get(i).parameters());
                 Map<String, Object> metric = new LinkedHashMap<>();
                 metric.put("default", f[0]);
                 for (int m = 0; m < f.length; m++) {
                     metric.put(p.metrics().get(m), f[m]);
                 }
                 t0 = System.nanoTime();
-                tuner.receiveTrialResult(new TrialResult(ids.get(i), got.get(i), Metric.fromReported(metric), false, "trial-" + ids.get(i)));
-                tuner.trialEnd(ids.get(i), true);
+                tuner.receiveTrialResult(new TrialResult(id, got.get(i).parameters(), Metric.fromReported(metric), false, "trial-" + id));
+                tuner.trialEnd(id, true);
                 tunerNanos += System.nanoTime() - t0;
                 results.add(f);
                 if (results.size() % EVERY == 0) {

@@ -1,24 +1,22 @@
 package org.tunekit.bench.quality;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import org.tunekit.demo.TestFunction;
 import org.tunekit.sdk.Metric;
-import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
+import org.tunekit.sdk.internal.TrialRequests;
 import org.tunekit.sdk.space.SearchSpace;
 
 /**
  * Drives one tuner through one run, calling it the way the dispatcher does: the context
- * ({@code open}) and the search space once, parameter ids from 0, {@code generateParameters} for a
- * request of one and {@code generateMultipleParameters} for a larger one, then each trial's final
+ * ({@code open}) and the search space once, then requests for trials answered by the dispatcher's rule
+ * ({@link TrialRequests}: parameter ids from 0, {@code generateParameters} for a request of one and
+ * {@code generateMultipleParameters} for a larger one), then each trial's final
  * result followed by its successful {@code trialEnd}, in id order. Trials the tuner sends through its
  * {@link TunerContext} take the next id, count toward the budget and fill the next free slots before
  * the tuner is asked again; a sent trial also ends an exhaustion. A tuner that runs out keeps its best
@@ -42,8 +40,7 @@ final class RunDriver {
         private final Tuner tuner;
         private final TestFunction objective;
         private final Thread owner = Thread.currentThread();
-        private final Deque<Long> sentIds = new ArrayDeque<>();
-        private final Deque<Parameters> sentSets = new ArrayDeque<>();
+        private final TrialRequests requests;
         private boolean inTuner;
         private long nextId;
         private long tunerNanos;
@@ -51,6 +48,7 @@ final class RunDriver {
         Run(Tuner tuner, TestFunction objective) {
             this.tuner = tuner;
             this.objective = objective;
+            this.requests = new TrialRequests(tuner, () -> nextId++);
         }
 
         @Override
@@ -62,8 +60,7 @@ final class RunDriver {
                         + ": only the tuner's own callbacks, on the thread that calls them, may use the context");
             }
             long id = nextId++;
-            sentIds.add(id);
-            sentSets.add(parameters);
+            requests.add(id, parameters);
             return id;
         }
 
@@ -89,53 +86,28 @@ final class RunDriver {
             }
             int done = 0;
             double best = Double.POSITIVE_INFINITY;
-            boolean refused = false;
-            while (done < trials && !(refused && sentIds.isEmpty())) {
-                int want = Math.min(batch, trials - done);
-                List<Long> ids = new ArrayList<>(want);
-                List<Parameters> sets = new ArrayList<>(want);
-                while (ids.size() < want && !sentIds.isEmpty()) {
-                    ids.add(sentIds.poll());
-                    sets.add(sentSets.poll());
-                }
-                refused = false;
-                int ask = want - ids.size();
-                if (ask > 0) {
-                    List<Long> asked = new ArrayList<>(ask);
-                    for (int i = 0; i < ask; i++) {
-                        asked.add(nextId++);
+            while (done < trials && !requests.exhausted()) {
+                List<TrialRequests.Trial> got;
+                t0 = System.nanoTime();
+                enter();
+                try {
+                    got = requests.request(Math.min(batch, trials - done)).trials();
+                } catch (TrialRequests.TunerFailure f) {
+                    // the tuner's own exceptions pass through
+                    if (f.getCause() instanceof RuntimeException e) {
+                        throw e;
                     }
-                    List<Parameters> got;
-                    t0 = System.nanoTime();
-                    enter();
-                    try {
-                        if (ask == 1) {
-                            try {
-                                got = List.of(requireNonNull(tuner.generateParameters(asked.get(0)), asked.get(0)));
-                            } catch (NoMoreTrialsException e) {
-                                got = List.of();
-                            }
-                        } else {
-                            got = tuner.generateMultipleParameters(List.copyOf(asked));
-                        }
-                    } finally {
-                        leave(t0);
-                    }
-                    if (got == null || got.size() > ask) {
-                        throw new IllegalStateException("the tuner returned " + (got == null ? "null" : got.size() + " parameter sets")
-                                + " for the " + ask + " ids " + asked);
-                    }
-                    refused = got.size() < ask;
-                    ids.addAll(asked.subList(0, got.size()));
-                    sets.addAll(got);
+                    throw new IllegalStateException(f.getMessage(), f);
+                } finally {
+                    leave(t0);
                 }
-                double[] values = new double[sets.size()];
-                for (int i = 0; i < sets.size(); i++) {
-                    values[i] = objective.evaluate(requireNonNull(sets.get(i), ids.get(i)));
+                double[] values = new double[got.size()];
+                for (int i = 0; i < got.size(); i++) {
+                    values[i] = objective.evaluate(got.get(i).parameters());
                 }
-                for (int i = 0; i < sets.size(); i++) {
-                    long id = ids.get(i);
-                    TrialResult result = new TrialResult(id, sets.get(i), Metric.of(values[i]), false, trialJobId(id));
+                for (int i = 0; i < got.size(); i++) {
+                    long id = got.get(i).parameterId();
+                    TrialResult result = new TrialResult(id, got.get(i).parameters(), Metric.of(values[i]), false, trialJobId(id));
                     t0 = System.nanoTime();
                     enter();
                     try {
@@ -152,13 +124,6 @@ final class RunDriver {
             Arrays.fill(regret, done, trials, done == 0 ? Double.POSITIVE_INFINITY : regret[done - 1]);
             return new RunResult(key, regret, evaluated, tunerNanos, null);
         }
-    }
-
-    private static Parameters requireNonNull(Parameters p, long id) {
-        if (p == null) {
-            throw new IllegalStateException("the tuner returned null parameters for id " + id);
-        }
-        return p;
     }
 
     /** A trial job id of the kind a manager gives (five characters), derived from the parameter id. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.JsonValues;
 import org.tunekit.sdk.Metric;
@@ -18,9 +19,12 @@ import org.tunekit.sdk.Parameters;
 public final class Payloads {
     private Payloads() {}
 
-    /** A parsed {@code ME} payload. */
+    /** A payload read into its record: what a manager in the same process posts instead of text ({@link Command#data}). */
+    public sealed interface Data permits MetricData, TrialEndData {}
+
+    /** A parsed {@code ME} payload; {@code metric} is {@code null} for {@code REQUEST_PARAMETER}. */
     public record MetricData(Long parameterId, String trialJobId, MetricReport.Type type, int sequence,
-                             Metric metric, int parameterIndex) {
+                             Metric metric, int parameterIndex) implements Data {
         /** As the SDK's advisor-facing type. */
         public MetricReport toReport() {
             return new MetricReport(parameterId, trialJobId, type, sequence, metric, parameterIndex);
@@ -28,7 +32,7 @@ public final class Payloads {
     }
 
     /** A parsed {@code EN} payload; {@code parameterId} from {@code hyper_params}, or {@code null}. */
-    public record TrialEndData(String trialJobId, String event, Long parameterId) {
+    public record TrialEndData(String trialJobId, String event, Long parameterId) implements Data {
         /** True when the event is {@code SUCCEEDED}. */
         public boolean succeeded() {
             return "SUCCEEDED".equals(event);
@@ -60,10 +64,30 @@ public final class Payloads {
         return (int) (long) n;
     }
 
-    /** Reads an {@code ME} payload. */
+    /** Reads an {@code ME} payload; one posted as a record ({@link Command#of(MetricData)}) is taken as it is. */
     public static MetricData metric(Command c) throws ProtocolException {
+        if (c.data() instanceof MetricData m) {
+            return m;
+        }
         Map<String, Object> m = object(c, "ME");
-        String trialJobId = string(m, "trial_job_id", "ME", true);
+        return metric(m, string(m, "trial_job_id", "ME", true), null);
+    }
+
+    /**
+     * Reads the fields of an {@code ME} text that a trial reported (through its metrics file, its output or
+     * NNI's HTTP trial channel) as {@link #metric(Command)} reads an {@code ME} payload, except that the
+     * trial is the one its channel names ({@code trial_job_id} in the text is ignored) and a missing or
+     * {@code null} {@code parameter_id} is the trial's.
+     *
+     * @param fields      the text's JSON object
+     * @param trialJobId  the trial whose channel the text came through
+     * @param parameterId the trial's parameter id
+     */
+    public static MetricData trialMetric(Map<String, Object> fields, String trialJobId, long parameterId) throws ProtocolException {
+        return metric(fields, Objects.requireNonNull(trialJobId, "trialJobId"), parameterId);
+    }
+
+    private static MetricData metric(Map<String, Object> m, String trialJobId, Long trialsParameterId) throws ProtocolException {
         String typeName = string(m, "type", "ME", true);
         MetricReport.Type type;
         try {
@@ -71,11 +95,14 @@ public final class Payloads {
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("ME field \"type\" must be FINAL, PERIODICAL or REQUEST_PARAMETER, got \"" + typeName + "\"");
         }
-        if (type != MetricReport.Type.REQUEST_PARAMETER && !m.containsKey("parameter_id")) {
+        if (trialsParameterId == null && type != MetricReport.Type.REQUEST_PARAMETER && !m.containsKey("parameter_id")) {
             throw new ProtocolException("ME " + type + " payload needs \"parameter_id\" (an integer, or null for a trial the"
                     + " dispatcher did not create)");
         }
         Long parameterId = optionalLong(m, "parameter_id", "ME");
+        if (parameterId == null) {
+            parameterId = trialsParameterId;
+        }
         int sequence = index(optionalLong(m, "sequence", "ME"), "ME field \"sequence\"");
         int parameterIndex = index(optionalLong(m, "parameter_index", "ME"), "ME field \"parameter_index\"");
         Metric metric = null;
@@ -90,8 +117,11 @@ public final class Payloads {
         return new MetricData(parameterId, trialJobId, type, sequence, metric, parameterIndex);
     }
 
-    /** Reads an {@code EN} payload. */
+    /** Reads an {@code EN} payload; one posted as a record ({@link Command#of(TrialEndData)}) is taken as it is. */
     public static TrialEndData trialEnd(Command c) throws ProtocolException {
+        if (c.data() instanceof TrialEndData end) {
+            return end;
+        }
         Map<String, Object> m = object(c, "EN");
         String trialJobId = string(m, "trial_job_id", "EN", true);
         String event = string(m, "event", "EN", true);

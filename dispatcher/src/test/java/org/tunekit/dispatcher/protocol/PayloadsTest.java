@@ -100,6 +100,46 @@ class PayloadsTest {
     }
 
     @Test
+    void aTrialsMetricIsReadForTheTrialItsChannelNamesWithItsParameterIdWhenTheTextHasNone() throws ProtocolException {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("trial_job_id", 5);
+        fields.put("type", "FINAL");
+        fields.put("value", "{\"default\": 0.5, \"loss\": 1}");
+        Payloads.MetricData m = Payloads.trialMetric(fields, "Ab1", 7);
+        assertThat(m.trialJobId()).isEqualTo("Ab1");
+        assertThat(m.parameterId()).isEqualTo(7L);
+        assertThat(m.metric().value()).isEqualTo(0.5);
+        assertThat(m.metric().extras()).containsEntry("loss", 1L);
+        fields.put("parameter_id", null);
+        assertThat(Payloads.trialMetric(fields, "Ab1", 7).parameterId()).isEqualTo(7L);
+        fields.put("parameter_id", 3L);
+        assertThat(Payloads.trialMetric(fields, "Ab1", 7).parameterId()).isEqualTo(3L);
+        // what is wrong is named as for a manager's ME
+        fields.put("sequence", -1L);
+        assertThatThrownBy(() -> Payloads.trialMetric(fields, "Ab1", 7)).isInstanceOf(ProtocolException.class)
+                .hasMessage("ME field \"sequence\" must be an integer from 0 to 2147483647, got -1");
+    }
+
+    @Test
+    void aMetricOrEndPostedAsARecordIsTakenAsItIsAndCarriesNoText() throws ProtocolException {
+        Payloads.MetricData metric = new Payloads.MetricData(4L, "Ab1", MetricReport.Type.FINAL, 0, org.tunekit.sdk.Metric.of(0.5), 0);
+        Command me = Command.of(metric);
+        assertThat(me.type()).isEqualTo(CommandType.REPORT_METRIC_DATA);
+        assertThat(me.payload()).isEmpty();
+        assertThat(Payloads.metric(me)).isSameAs(metric);
+        Payloads.TrialEndData end = new Payloads.TrialEndData("Ab1", "SUCCEEDED", 4L);
+        Command en = Command.of(end);
+        assertThat(en.type()).isEqualTo(CommandType.TRIAL_END);
+        assertThat(Payloads.trialEnd(en)).isSameAs(end);
+        assertThat(en.toString()).startsWith("EN TrialEndData[trialJobId=Ab1");
+        // a record goes with its own command, and alone
+        assertThatThrownBy(() -> new Command(CommandType.TRIAL_END, "", metric)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a MetricData is the payload of ME alone, with no text; got EN");
+        assertThatThrownBy(() -> new Command(CommandType.REPORT_METRIC_DATA, "{}", metric)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a MetricData is the payload of ME alone, with no text; got ME with text");
+    }
+
+    @Test
     void trialEndReadsTheParameterIdFromHyperParams() throws ProtocolException {
         Payloads.TrialEndData end = Payloads.trialEnd(c(CommandType.TRIAL_END,
                 "{\"trial_job_id\": \"Ab1\", \"event\": \"SUCCEEDED\", \"hyper_params\": \"{\\\"parameter_id\\\": 7, \\\"parameters\\\": {}}\"}"));

@@ -35,7 +35,9 @@ import org.tunekit.sdk.MetricReport;
 /**
  * The experiment manager's loop, the same wherever trials run: it drives a dispatcher in process, over
  * an in-memory channel, as NNI's manager drives its tuner — {@code IN}, {@code GE} for the free slots,
- * the trials' metrics as {@code ME}, their ends as {@code EN}, {@code GE 1} for each freed slot while
+ * the trials' metrics as {@code ME}, their ends as {@code EN} (both posted as the dispatcher's records:
+ * a trial's metric text is read once, where it reaches the manager, and no JSON is written for the
+ * dispatcher to read again), {@code GE 1} for each freed slot while
  * the budget lasts (also after a {@code NO}), {@code KI} honoured, {@code TE} at the end — and has a
  * {@link TrainingService} start, feed and stop the trials. It keeps the limits ({@code trialConcurrency},
  * {@code maxTrialNumber}, {@code maxExperimentDuration}, {@code maxTrialDuration}, silence) and records
@@ -778,13 +780,8 @@ public final class ExperimentManager {
             service.sendParameters(t.jobId, t.parameterRecord, 0, false);
         } else {
             // a multi-phase trial asks again: the tuner makes new parameters, which come back as SP
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("parameter_id", t.parameterId);
-            m.put("trial_job_id", t.jobId);
-            m.put("type", "REQUEST_PARAMETER");
-            m.put("sequence", 0L);
-            m.put("parameter_index", (long) (index >= 0 ? index : t.parametersSent));
-            post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(m)));
+            post(Command.of(new Payloads.MetricData(t.parameterId, t.jobId, MetricReport.Type.REQUEST_PARAMETER, 0, null,
+                    index >= 0 ? index : t.parametersSent)));
         }
     }
 
@@ -810,28 +807,16 @@ public final class ExperimentManager {
     }
 
     /**
-     * Records a trial's metric (ME text) and passes it to the dispatcher; a request for parameters is
-     * handled as one. Returns what is wrong with a malformed metric (also recorded as an event), else null.
-     * A frame read from a file is counted as read in the store, whatever it was.
+     * Records a trial's metric (ME text, read here once) and hands it to the dispatcher as the record it
+     * was read into; a request for parameters is handled as one. Returns what is wrong with a malformed
+     * metric (also recorded as an event), else null. A frame read from a file is counted as read in the
+     * store, whatever it was.
      */
     private String recordMetric(Trial t, String text, MetricStream from) {
         t.lastContact = clock.instant();
-        Payloads.MetricData data;
-        Map<String, Object> fields;
+        ReportedMetric reported;
         try {
-            Object parsed = JsonCodec.parse(text, "the metric");
-            if (!(parsed instanceof Map<?, ?>)) {
-                throw new ProtocolException("a metric must be a JSON object, got " + text);
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> f = new LinkedHashMap<>((Map<String, Object>) parsed);
-            // the channel says which trial this is, whatever the text claims
-            f.put("trial_job_id", t.jobId);
-            if (f.get("parameter_id") == null) {
-                f.put("parameter_id", t.parameterId);
-            }
-            fields = f;
-            data = Payloads.metric(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
+            reported = ReportedMetric.read(text, t.jobId, t.parameterId);
         } catch (ProtocolException e) {
             String problem = "trial " + t.jobId + " reported a malformed metric: " + e.getMessage();
             t.protocolProblem = problem;
@@ -839,22 +824,22 @@ public final class ExperimentManager {
             journal.frameRead(t.jobId, from);
             return problem;
         }
+        Payloads.MetricData data = reported.data();
         if (data.type() == MetricReport.Type.REQUEST_PARAMETER) {
             journal.frameRead(t.jobId, from);
             parameterRequest(t, from != MetricStream.LIVE, data.parameterIndex());
             return null;
         }
         t.reported = true;
-        Object value = fields.get("value");
-        String valueText = value instanceof String s ? s : JsonCodec.write(value);
-        journal.metric(t.jobId, from, data.parameterId(), data.type().name(), data.sequence(), valueText, data.metric().value(), clock.instant());
+        journal.metric(t.jobId, from, data.parameterId(), data.type().name(), data.sequence(), reported.valueText(), data.metric().value(),
+                clock.instant());
         if (data.type() == MetricReport.Type.FINAL) {
             t.finalReported = true;
             listener.finalResult(t.jobId, data.metric().value());
         } else if (data.type() == MetricReport.Type.PERIODICAL) {
             listener.intermediateResult(t.jobId, data.metric().value());
         }
-        post(new Command(CommandType.REPORT_METRIC_DATA, JsonCodec.write(fields)));
+        post(Command.of(data));
         return null;
     }
 
@@ -922,12 +907,9 @@ public final class ExperimentManager {
         }
         Instant now = clock.instant();
         journal.trialEnded(jobId, status, exitCode == null || t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
-        Map<String, Object> end = new LinkedHashMap<>();
-        end.put("trial_job_id", jobId);
         // as NNI's manager: a trial stopped on the assessor's KI ends USER_CANCELED on the wire (EARLY_STOPPED in the records)
-        end.put("event", status == TrialStatus.EARLY_STOPPED ? TrialStatus.USER_CANCELED.name() : status.name());
-        end.put("hyper_params", t.parameterRecord);
-        post(new Command(CommandType.TRIAL_END, JsonCodec.write(end)));
+        String event = status == TrialStatus.EARLY_STOPPED ? TrialStatus.USER_CANCELED.name() : status.name();
+        post(Command.of(new Payloads.TrialEndData(jobId, event, t.parameterId)));
         if (noMoreTrials) {
             // as NNI's manager: a freed slot is offered to the tuner again, even after it said NO
             requestCredit++;

@@ -16,7 +16,8 @@ public interface TrialEvents {
     void parameterRequest(String trialJobId, boolean byFile, int index);
 
     /**
-     * The trial reports a metric (the text of NNI's {@code ME} payload). Returns once it is recorded;
+     * The trial reports a metric (the text of NNI's {@code ME} payload, as the trial wrote it: the manager
+     * reads it once and hands the dispatcher what it read). Returns once it is recorded;
      * a frame read from a file is then counted in the store ({@link StoredTrial#framesRead}), also when
      * it was a request for parameters or malformed.
      *

@@ -342,6 +342,137 @@ class ExperimentManagerTest {
                 "added: parameters 2 {\"x\": 0.375}: warmStart[2]");
     }
 
+    /** The channel the dispatcher reads, with every command it read kept in order. */
+    static final class TappedChannel implements org.tunekit.dispatcher.channel.CommandChannel {
+        final org.tunekit.dispatcher.channel.CommandChannel channel;
+        final List<org.tunekit.dispatcher.protocol.Command> read = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        TappedChannel(org.tunekit.dispatcher.channel.CommandChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public org.tunekit.dispatcher.protocol.Command receive() throws java.io.IOException {
+            org.tunekit.dispatcher.protocol.Command c = channel.receive();
+            if (c != null) {
+                read.add(c);
+            }
+            return c;
+        }
+
+        @Override
+        public void send(org.tunekit.dispatcher.protocol.Command command) throws java.io.IOException {
+            channel.send(command);
+        }
+
+        @Override
+        public void close() {
+            channel.close();
+        }
+
+        @Override
+        public String describe() {
+            return channel.describe();
+        }
+    }
+
+    @Test
+    void aTrialsMetricIsReadOnceAndReachesTheTunerAsARecordWithNoJsonWrittenOnTheWay() throws Exception {
+        // the trial's text, as NNI's trial code writes it: the value a JSON string holding the metric's own JSON
+        String value = "{\"default\": 0.250, \"loss\": 3}";
+        RemoteLikeService service = new RemoteLikeService() {
+            @Override
+            public void poll() {
+                for (String job : List.copyOf(running.keySet())) {
+                    events.metric(job, "{\"type\": \"PERIODICAL\", \"sequence\": 0, \"value\": \"0.5\"}", MetricStream.LIVE);
+                    events.metric(job, "{\"trial_job_id\": \"not-this-one\", \"type\": \"FINAL\", \"sequence\": 0, \"value\": "
+                            + org.tunekit.dispatcher.protocol.JsonCodec.write(value) + "}", MetricStream.LIVE);
+                    running.remove(job);
+                    events.exited(job, 0);
+                }
+            }
+        };
+        List<org.tunekit.sdk.TrialResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> ends = java.util.Collections.synchronizedList(new ArrayList<>());
+        org.tunekit.sdk.Tuner tuner = new org.tunekit.sdk.Tuner() {
+            @Override
+            public void updateSearchSpace(org.tunekit.sdk.space.SearchSpace space) {}
+
+            @Override
+            public org.tunekit.sdk.Parameters generateParameters(long parameterId) {
+                return org.tunekit.sdk.Parameters.of(Map.of("x", 0.5));
+            }
+
+            @Override
+            public void receiveTrialResult(org.tunekit.sdk.TrialResult result) {
+                results.add(result);
+            }
+
+            @Override
+            public void trialEnd(long parameterId, boolean success) {
+                ends.add(parameterId + " " + success);
+            }
+        };
+        TappedChannel[] tapped = new TappedChannel[1];
+        ExperimentManager m = new ExperimentManager(new ManagerSettings(SPACE, 1, 2, null, null, null, Duration.ZERO), service, channel -> {
+            tapped[0] = new TappedChannel(channel);
+            return new org.tunekit.dispatcher.MsgDispatcher(tapped[0], tuner, null, new DispatcherSettings(false, null, false, Duration.ofSeconds(20)));
+        }, ManagerListener.SILENT, Clock.systemUTC());
+        m.prepare();
+        MemoryJournal journal = new MemoryJournal();
+        assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        // the tuner has each final result as the trial reported it, for the trial whose channel it came through
+        assertThat(results).hasSize(2).allSatisfy(r -> {
+            assertThat(r.metric().value()).isEqualTo(0.25);
+            assertThat(r.metric().reported()).isEqualTo(Map.of("default", 0.25, "loss", 3L));
+            assertThat(r.trialJobId()).isIn(journal.trials.keySet());
+        });
+        assertThat(ends).containsExactly("0 true", "1 true");
+        // the store keeps the value's text as the trial wrote it
+        assertThat(journal.trials.values()).extracting(StoredTrial::finalMetric).containsOnly(value);
+        // every metric and end crossed to the dispatcher as the record it was read into: no text was written for it to read again
+        List<org.tunekit.dispatcher.protocol.Command> reports = tapped[0].read.stream()
+                .filter(c -> c.type() == org.tunekit.dispatcher.protocol.CommandType.REPORT_METRIC_DATA
+                        || c.type() == org.tunekit.dispatcher.protocol.CommandType.TRIAL_END).toList();
+        assertThat(reports).hasSize(6).allSatisfy(c -> {
+            assertThat(c.payload()).isEmpty();
+            assertThat(c.data()).isNotNull();
+        });
+        assertThat(reports).extracting(c -> c.data().getClass().getSimpleName())
+                .containsExactly("MetricData", "MetricData", "TrialEndData", "MetricData", "MetricData", "TrialEndData");
+    }
+
+    @Test
+    void aMalformedMetricIsRefusedNamingTheTrialAndWhatIsWrongAndTheTrialFails() throws Exception {
+        List<String> refused = java.util.Collections.synchronizedList(new ArrayList<>());
+        RemoteLikeService service = new RemoteLikeService() {
+            @Override
+            public void poll() {
+                for (String job : List.copyOf(running.keySet())) {
+                    try {
+                        events.metric(job, "{\"type\": \"FINAL\", \"sequence\": 0, \"value\": {\"loss\": 1}}", MetricStream.LIVE);
+                    } catch (IllegalArgumentException e) {
+                        refused.add(e.getMessage());
+                    }
+                    running.remove(job);
+                    events.exited(job, 0);
+                }
+            }
+        };
+        ExperimentManager m = manager(service, 1, 1);
+        m.prepare();
+        MemoryJournal journal = new MemoryJournal();
+        assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
+
+        String job = service.started.get(0);
+        String problem = "trial " + job + " reported a malformed metric: ME value: metric object has no \"default\" key: {loss=1}";
+        assertThat(refused).containsExactly(problem);
+        assertThat(journal.events).contains("bad-metric " + job + ": " + problem);
+        assertThat(journal.trials.get(job).status()).isEqualTo(TrialStatus.FAILED);
+        assertThat(journal.trials.get(job).finalMetric()).isNull();
+    }
+
     /** Trials that run until the test lets them end (with their x as the final result). */
     static final class HeldService extends RemoteLikeService {
         final java.util.Set<String> release = java.util.concurrent.ConcurrentHashMap.newKeySet();

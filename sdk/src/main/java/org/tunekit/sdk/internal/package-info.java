@@ -1,5 +1,7 @@
 /**
- * Build-time support shipped in the SDK jar that is not part of the plugin SPI: it is left out of the
- * SPI signature check and may change in any release.
+ * Support shipped in the SDK jar that is not part of the plugin SPI: the build-time SPI version
+ * recorder, and the rule by which a request for trials is answered ({@link org.tunekit.sdk.internal.TrialRequests}),
+ * shared by the SDK's test kit and Tunekit's dispatcher and benchmarks. It is left out of the SPI
+ * signature check and may change in any release; plugins do not use it.
  */
 package org.tunekit.sdk.internal;

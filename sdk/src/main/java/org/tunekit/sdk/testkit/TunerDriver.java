@@ -1,19 +1,17 @@
 package org.tunekit.sdk.testkit;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
-import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
+import org.tunekit.sdk.internal.TrialRequests;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
 
@@ -35,11 +33,10 @@ final class TunerDriver {
     private final SearchSpace space;
     private final String context;
     private long nextId;
-    private boolean exhausted;
     private String exhaustion = "";
     private final Thread owner = Thread.currentThread();
     private int callDepth;
-    private final Deque<Suggestion> sent = new ArrayDeque<>();
+    private final TrialRequests requests;
     private final TunerContext tunerContext = this::sendTrial;
 
     /** One suggestion and its id. */
@@ -49,6 +46,7 @@ final class TunerDriver {
         this.tuner = tuner;
         this.space = space;
         this.context = context;
+        this.requests = new TrialRequests(tuner, () -> nextId++);
     }
 
     /** Sends the search space, as {@code IN} does. */
@@ -64,7 +62,7 @@ final class TunerDriver {
 
     /** Whether the tuner refused its last request and has sent nothing through its context since. */
     boolean exhausted() {
-        return exhausted && sent.isEmpty();
+        return requests.exhausted();
     }
 
     String exhaustionMessage() {
@@ -82,69 +80,31 @@ final class TunerDriver {
 
     /** The trials the tuner has sent through its context that no {@link #suggest} has handed out yet. */
     int waitingSent() {
-        return sent.size();
+        return requests.waiting();
     }
 
     /**
-     * Fills {@code count} free trial slots: first with trials the tuner sent through its context, then
-     * by asking the tuner for the rest as one {@code GE} does. Returns fewer when the tuner has run out
-     * (then {@link #exhausted()} is true).
+     * Fills {@code count} free trial slots as the dispatcher answers {@code GE count} ({@link TrialRequests}):
+     * first with trials the tuner sent through its context, then by asking the tuner for the rest. Returns
+     * fewer when the tuner has run out (then {@link #exhausted()} is true).
      */
     List<Suggestion> suggest(int count) {
-        List<Suggestion> out = new ArrayList<>(count);
-        while (out.size() < count && !sent.isEmpty()) {
-            out.add(sent.poll());
-        }
-        if (out.size() < count) {
-            out.addAll(request(count - out.size()));
-        }
-        return out;
-    }
-
-    /** Asks the tuner for {@code count} suggestions as one {@code GE count} does. */
-    private List<Suggestion> request(int count) {
-        List<Long> ids = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            ids.add(nextId++);
-        }
-        List<Parameters> sets;
+        TrialRequests.Answer answer;
         callDepth++;
-        boolean refused = false;
-        if (count == 1) {
-            sets = new ArrayList<>(1);
-            try {
-                sets.add(tuner.generateParameters(ids.get(0)));
-            } catch (NoMoreTrialsException e) {
-                refused = true;
-                exhaustion = String.valueOf(e.getMessage());
-            } catch (RuntimeException e) {
-                throw failure("the tuner threw from generateParameters(" + ids.get(0) + "): " + e, e);
-            } finally {
-                callDepth--;
-            }
-        } else {
-            try {
-                sets = tuner.generateMultipleParameters(List.copyOf(ids));
-            } catch (RuntimeException e) {
-                throw failure("the tuner threw from generateMultipleParameters(" + ids + "): " + e, e);
-            } finally {
-                callDepth--;
-            }
-            if (sets == null) {
-                throw failure("generateMultipleParameters(" + ids + ") returned null", null);
-            }
-            if (sets.size() > count) {
-                throw failure("generateMultipleParameters was given " + count + " ids but returned " + sets.size()
-                        + " parameter sets", null);
-            }
-            refused = sets.size() < count;
+        try {
+            answer = requests.request(count);
+        } catch (TrialRequests.TunerFailure f) {
+            throw f.getCause() == null ? failure(f.getMessage(), null)
+                    : failure("the tuner threw from " + f.call() + ": " + f.getCause(), f.getCause());
+        } finally {
+            callDepth--;
         }
-        if (refused) {
-            exhausted = true;
+        if (answer.reason() != null) {
+            exhaustion = answer.reason();
         }
-        List<Suggestion> out = new ArrayList<>(sets.size());
-        for (int i = 0; i < sets.size(); i++) {
-            out.add(checked(ids.get(i), sets.get(i), "the suggestion"));
+        List<Suggestion> out = new ArrayList<>(answer.trials().size());
+        for (TrialRequests.Trial t : answer.trials()) {
+            out.add(checked(t.parameterId(), t.parameters(), "the suggestion"));
         }
         return out;
     }
@@ -173,8 +133,7 @@ final class TunerDriver {
                     + " (after the run, or from code the driver did not call)");
         }
         long id = nextId++;
-        sent.add(checked(id, parameters, "the trial sent through the context"));
-        exhausted = false;
+        requests.add(id, checked(id, parameters, "the trial sent through the context").parameters());
         return id;
     }
 
