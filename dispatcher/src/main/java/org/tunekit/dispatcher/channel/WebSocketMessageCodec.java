@@ -22,11 +22,12 @@ final class WebSocketMessageCodec {
 
     /** The text message for a command. */
     static String encode(Command command) {
-        StringBuilder sb = new StringBuilder(command.payload().length() + 32);
+        String payload = command.wireText();
+        StringBuilder sb = new StringBuilder(payload.length() + 32);
         sb.append("{\"type\":\"").append(command.type().code()).append('"');
-        if (!command.payload().isEmpty()) {
+        if (!payload.isEmpty()) {
             sb.append(",\"content\":");
-            JsonCodec.writeString(command.payload(), sb);
+            JsonCodec.writeString(payload, sb);
         }
         return sb.append('}').toString();
     }

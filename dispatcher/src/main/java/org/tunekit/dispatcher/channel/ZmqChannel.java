@@ -390,7 +390,7 @@ public final class ZmqChannel implements CommandChannel {
 
     /** The frame for a command: two code bytes, then the UTF-8 payload. */
     static byte[] encode(Command command) {
-        byte[] payload = command.payload().getBytes(StandardCharsets.UTF_8);
+        byte[] payload = command.wireText().getBytes(StandardCharsets.UTF_8);
         byte[] frame = new byte[2 + payload.length];
         frame[0] = (byte) command.type().code().charAt(0);
         frame[1] = (byte) command.type().code().charAt(1);

@@ -30,6 +30,20 @@ public record Command(CommandType type, String payload, Payloads.Data data) {
         }
     }
 
+    /**
+     * The payload as a wire carries it. A command whose payload is a record exists only between a
+     * manager and a dispatcher in one process, and writing it to a wire would send an empty payload.
+     *
+     * @throws IllegalStateException for a command whose payload is a record
+     */
+    public String wireText() {
+        if (data != null) {
+            throw new IllegalStateException("a " + type.code() + " whose payload is a " + data.getClass().getSimpleName()
+                    + " is for a dispatcher in the same process and cannot be written to a channel");
+        }
+        return payload;
+    }
+
     /** A command with a payload of text. */
     public Command(CommandType type, String payload) {
         this(type, payload, null);

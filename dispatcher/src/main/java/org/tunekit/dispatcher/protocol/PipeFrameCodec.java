@@ -169,7 +169,7 @@ public final class PipeFrameCodec {
 
     /** Encodes one command as a frame. */
     public static byte[] encode(Command command) {
-        byte[] payload = command.payload().getBytes(StandardCharsets.UTF_8);
+        byte[] payload = command.wireText().getBytes(StandardCharsets.UTF_8);
         byte[] frame = new byte[HEADER_LENGTH + payload.length];
         writeHeader(command.type(), payload.length, frame);
         System.arraycopy(payload, 0, frame, HEADER_LENGTH, payload.length);

@@ -47,6 +47,15 @@ class PipeFrameCodecTest {
     }
 
     @Test
+    void aCommandWhosePayloadIsAnInProcessRecordIsNeverWrittenToAChannel() {
+        Command end = Command.of(new Payloads.TrialEndData("T1", "SUCCEEDED", 1L));
+        assertThatThrownBy(() -> PipeFrameCodec.encode(end))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("EN whose payload is a TrialEndData")
+                .hasMessageContaining("cannot be written to a channel");
+    }
+
+    @Test
     void encodesTheHeaderAsNniDoes() {
         assertThat(new String(PipeFrameCodec.encode(new Command(CommandType.INITIALIZE, "{}")), StandardCharsets.ISO_8859_1))
                 .isEqualTo("IN00000000000002{}");
