@@ -193,28 +193,25 @@ final class AssessorRules {
 
     // ------------------------------------------------------------------------------- the objective
 
-    /** The objective metric's name, and whether it is maximised (checked against {@code mode} when given). */
-    private record Objective(String metric, boolean maximize) {
-        static Objective of(Experiment experiment, OptimizeMode mode, String name) {
-            KatibObjective objective = KatibObjective.of(experiment.getSpec());
-            boolean maximize = objective.maximize();
-            if (mode != null && mode != objective.mode()) {
-                throw KatibException.invalid("early-stopping algorithm " + name + ": setting optimize_mode "
-                        + mode.name().toLowerCase(Locale.ROOT) + " contradicts the objective type "
-                        + experiment.getSpec().getObjective().getType() + " (leave it out: it follows the objective)");
-            }
-            String metric = objective.metric();
-            return new Objective(metric, maximize);
+    /** The experiment's objective, checked against the rule's {@code optimize_mode} when one is given. */
+    private static KatibObjective objective(Experiment experiment, OptimizeMode mode, String name) {
+        KatibObjective objective = KatibObjective.of(experiment.getSpec());
+        if (mode != null && mode != objective.mode()) {
+            throw KatibException.invalid("early-stopping algorithm " + name + ": setting optimize_mode "
+                    + mode.name().toLowerCase(Locale.ROOT) + " contradicts the objective type "
+                    + experiment.getSpec().getObjective().getType() + " (leave it out: it follows the objective)");
         }
+        return objective;
+    }
 
-        EarlyStoppingRule rule(double value, int firstReport) {
-            return EarlyStoppingRule.newBuilder()
-                    .setName(metric)
-                    .setValue(KatibSpace.format(value))
-                    .setComparison(maximize ? ComparisonType.LESS : ComparisonType.GREATER)
-                    .setStartStep(katibStartStep(firstReport))
-                    .build();
-        }
+    /** The rule that stops a trial whose objective, from report {@code firstReport} on, is worse than {@code value}. */
+    private static EarlyStoppingRule rule(KatibObjective objective, double value, int firstReport) {
+        return EarlyStoppingRule.newBuilder()
+                .setName(objective.metric())
+                .setValue(KatibSpace.format(value))
+                .setComparison(objective.maximize() ? ComparisonType.LESS : ComparisonType.GREATER)
+                .setStartStep(katibStartStep(firstReport))
+                .build();
     }
 
     /**
@@ -308,11 +305,11 @@ final class AssessorRules {
 
         @Override
         public List<EarlyStoppingRule> rules(Experiment experiment, List<Trial> trials, MedianStop.MetricLogs logs) {
-            Objective o = Objective.of(experiment, mode, name());
+            KatibObjective o = objective(experiment, mode, name());
             OptionalDouble v = mostLenient(completedCurves(trials, logs, o.metric()), startStep, o.maximize(),
                     (curve, sums, s) -> sums[s - 1] / s,
                     sorted -> o.maximize() ? sorted[(sorted.length - 1) / 2] : sorted[sorted.length / 2]);
-            return v.isPresent() ? List.of(o.rule(v.getAsDouble(), startStep)) : List.of();
+            return v.isPresent() ? List.of(rule(o, v.getAsDouble(), startStep)) : List.of();
         }
     }
 
@@ -325,7 +322,7 @@ final class AssessorRules {
 
         @Override
         public List<EarlyStoppingRule> rules(Experiment experiment, List<Trial> trials, MedianStop.MetricLogs logs) {
-            Objective o = Objective.of(experiment, mode, name());
+            KatibObjective o = objective(experiment, mode, name());
             List<double[]> curves = completedCurves(trials, logs, o.metric());
             if (curves.size() < startupTrials) {
                 return List.of();
@@ -337,7 +334,7 @@ final class AssessorRules {
                 int above = Math.min(below + 1, sorted.length - 1);
                 return sorted[below] + (rank - below) * (sorted[above] - sorted[below]);
             });
-            return v.isPresent() ? List.of(o.rule(v.getAsDouble(), startStep)) : List.of();
+            return v.isPresent() ? List.of(rule(o, v.getAsDouble(), startStep)) : List.of();
         }
     }
 
@@ -361,7 +358,7 @@ final class AssessorRules {
 
         @Override
         public List<EarlyStoppingRule> rules(Experiment experiment, List<Trial> trials, MedianStop.MetricLogs logs) {
-            Objective o = Objective.of(experiment, mode, name());
+            KatibObjective o = objective(experiment, mode, name());
             check(o.maximize());
             return List.of(EarlyStoppingRule.newBuilder().setName(o.metric()).setValue(KatibSpace.format(bound))
                     .setComparison(lower ? ComparisonType.LESS : ComparisonType.GREATER).setStartStep(katibStartStep(startStep)).build());
