@@ -21,6 +21,8 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     private final DispatcherSettings settings;
     private final CheckpointStore checkpoints;
     private final ParameterIds ids;
+    /** Whether the advisor keeps its own checkpoint (see {@link Checkpoints}). */
+    private final boolean keepsCheckpoint;
     private long lastSave = System.nanoTime();
 
     /**
@@ -34,6 +36,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
         this.settings = settings;
         this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
         this.ids = new ParameterIds(checkpoints);
+        this.keepsCheckpoint = checkpoints != null && Checkpoints.kept(advisor, Advisor.class);
         observe(settings.statsInterval(), settings.slowCall());
     }
 
@@ -41,7 +44,9 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     protected void onStart() throws IOException {
         if (settings.resume() && checkpoints != null) {
             ids.resume();
-            MsgDispatcher.load(checkpoints.current("advisor"), "advisor", advisor::loadCheckpoint);
+            if (keepsCheckpoint) {
+                MsgDispatcher.load(checkpoints.current("advisor"), "advisor", advisor::loadCheckpoint);
+            }
         }
         call("open", () -> advisor.open(new Context()));
     }
@@ -49,7 +54,9 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     @Override
     protected void onStop() throws IOException {
         if (checkpoints != null) {
-            save();
+            if (keepsCheckpoint) {
+                save();
+            }
             ids.close();
             org.slf4j.LoggerFactory.getLogger(AdvisorDispatcher.class).info("checkpoint saved to {}", settings.checkpointDirectory());
         }
@@ -57,7 +64,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
 
     /** Saves the advisor's state after a result or a trial end, at most once per checkpoint interval. */
     private void checkpoint() {
-        if (checkpoints != null && System.nanoTime() - lastSave >= settings.checkpointInterval().toNanos()) {
+        if (keepsCheckpoint && System.nanoTime() - lastSave >= settings.checkpointInterval().toNanos()) {
             save();
         }
     }

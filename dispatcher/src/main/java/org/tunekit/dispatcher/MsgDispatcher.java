@@ -67,6 +67,9 @@ public final class MsgDispatcher extends MsgDispatcherBase {
 
     private final CheckpointStore checkpoints;
     private final ParameterIds ids;
+    /** Whether the tuner keeps its own checkpoint; if not, a resume rebuilds it from every earlier result. */
+    private final boolean tunerKeepsCheckpoint;
+    private final boolean assessorKeepsCheckpoint;
 
     // default worker only
     private final Map<Long, Parameters> generated = new HashMap<>();
@@ -119,6 +122,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.settings = settings;
         this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
         this.ids = new ParameterIds(checkpoints);
+        this.tunerKeepsCheckpoint = checkpoints != null && Checkpoints.kept(tuner, Tuner.class);
+        this.assessorKeepsCheckpoint = checkpoints != null && assessor != null && Checkpoints.kept(assessor, Assessor.class);
         observe(settings.statsInterval(), settings.slowCall());
     }
 
@@ -126,9 +131,13 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     protected void onStart() throws Exception {
         if (settings.resume() && checkpoints != null) {
             ids.resume();
-            load(checkpoints.current("tuner"), "tuner", tuner::loadCheckpoint);
-            given.addAll(givenResults(checkpoints.sidecar("tuner")));
-            if (assessor != null) {
+            if (tunerKeepsCheckpoint) {
+                load(checkpoints.current("tuner"), "tuner", tuner::loadCheckpoint);
+                given.addAll(givenResults(checkpoints.sidecar("tuner")));
+            } else {
+                LOG.info("the tuner keeps no checkpoint: it rebuilds its state from the earlier results the manager imports");
+            }
+            if (assessorKeepsCheckpoint) {
                 load(checkpoints.current("assessor"), "assessor", assessor::loadCheckpoint);
             }
         }
@@ -174,8 +183,10 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         if (checkpoints == null) {
             return;
         }
-        saveTuner();
-        if (assessor != null) {
+        if (tunerKeepsCheckpoint) {
+            saveTuner();
+        }
+        if (assessorKeepsCheckpoint) {
             saveAssessor();
         }
         ids.close();
@@ -184,14 +195,14 @@ public final class MsgDispatcher extends MsgDispatcherBase {
 
     /** Saves the tuner's state if the interval has passed since the last save (default worker). */
     private void checkpointTuner() {
-        if (checkpoints != null && System.nanoTime() - lastTunerSave >= settings.checkpointInterval().toNanos()) {
+        if (tunerKeepsCheckpoint && System.nanoTime() - lastTunerSave >= settings.checkpointInterval().toNanos()) {
             saveTuner();
         }
     }
 
     /** Saves the assessor's state if the interval has passed since the last save (assessor worker). */
     private void checkpointAssessor() {
-        if (checkpoints != null && System.nanoTime() - lastAssessorSave >= settings.checkpointInterval().toNanos()) {
+        if (assessorKeepsCheckpoint && System.nanoTime() - lastAssessorSave >= settings.checkpointInterval().toNanos()) {
             saveAssessor();
         }
     }
@@ -455,7 +466,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in receiveTrialResult(" + id + ")", e);
         }
-        if (checkpoints != null) {
+        if (tunerKeepsCheckpoint) {
             given.add(p);
         }
     }
@@ -521,7 +532,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in importData", e);
         }
-        if (checkpoints != null) {
+        if (tunerKeepsCheckpoint) {
             fresh.forEach(t -> given.add(t.parameters()));
         }
         checkpointTuner();

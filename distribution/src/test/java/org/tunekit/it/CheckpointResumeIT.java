@@ -21,14 +21,15 @@ import org.tunekit.dispatcher.protocol.JsonCodec;
  * assessor's checkpoints under {@code NNI_CHECKPOINT_DIRECTORY}, logs go to
  * {@code NNI_LOG_DIRECTORY/dispatcher.log}, and a resumed experiment ({@code NNI_MODE=resume},
  * {@code AD} with the earlier trials) continues with the parameters the uninterrupted one would have
- * produced.
+ * produced. Grid search and the median rule keep checkpoints (what a grid handed out and the earlier
+ * curves are not in the results); the tuners that resume by replay are covered by {@link TunerResumeIT}.
  */
 class CheckpointResumeIT {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final String SPACE = "{\"lr\":{\"_type\":\"loguniform\",\"_value\":[0.0001,1]},"
             + "\"units\":{\"_type\":\"choice\",\"_value\":[16,32,64,128]},\"depth\":{\"_type\":\"randint\",\"_value\":[1,9]}}";
     private static final String CONFIG = ExperimentConfig.encode(Map.of(
-            "tuner", Map.of("name", "Random", "classArgs", Map.of("seed", 11)),
+            "tuner", Map.of("name", "GridSearch"),
             "assessor", Map.of("name", "Medianstop")));
 
     @Test

@@ -109,7 +109,7 @@ class DispatcherKillIT {
         Set<Long> unique = new HashSet<>(handedOut);
         assertThat(unique).as("parameter ids handed out (seed %d): %s", seed, handedOut).hasSameSizeAs(handedOut);
         assertThat(handedOut).hasSizeGreaterThan(6);
-        assertThat(Files.isSymbolicLink(checkpoints.resolve("tuner"))).isTrue();
+        assertThat(Files.isSymbolicLink(checkpoints.resolve("assessor"))).as("the assessor's checkpoint").isTrue();
     }
 
     private static byte[] frame(CommandType type, String payload) {

@@ -1,6 +1,5 @@
 package org.tunekit.nni;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code tunekit nni resume ID}: {@code nnictl resume}, with tunekit as the manager's tuner. */
 @Command(name = "resume", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Resume a stopped experiment as 'nnictl resume' does: NNI's manager continues it from its database, with "
-                + "tunekit as the tuner, which gets the finished trials back and its own checkpoint."})
+                + "tunekit as the tuner, which gets the finished trials back (and its checkpoint, for a tuner that keeps one)."})
 public final class ResumeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -43,16 +42,9 @@ public final class ResumeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
-            StoredExperiment stored = StoredExperiment.find(id, experimentDir, registry, "resumed");
+        return StoredExperiment.launch("resume", "resumed", id, experimentDir, out, err, stored -> {
             String level = debug && !List.of("debug", "trace").contains(stored.logLevel()) ? "debug" : stored.logLevel();
-            var request = stored.relaunch("resume", level, port, foreground, manager, manager.environment(stored.experimentsDir().resolve(id), err), err);
-            return new ExperimentLauncher(out, registry).launch(request);
-        } catch (LaunchException | IOException e) {
-            out.flush();
-            err.println("tunekit nni resume: " + e.getMessage());
-            return 1;
-        }
+            return stored.relaunch("resume", level, port, foreground, manager, manager.environment(stored.experimentsDir().resolve(id), err), err);
+        });
     }
 }

@@ -75,6 +75,30 @@ record StoredExperiment(String id, Path experimentsDir, Map<String, Object> conf
                 port, foreground, null, interpreter, nni, env, Duration.ofSeconds(manager.timeoutSeconds));
     }
 
+    /** What a command makes of a stopped experiment it starts NNI's manager on again. */
+    interface Relaunch {
+        ExperimentLauncher.Request request(StoredExperiment stored) throws IOException;
+    }
+
+    /**
+     * The body of {@code tunekit nni resume} and {@code view}: finds the stopped experiment, launches NNI's manager on it
+     * as {@code relaunch} says, and returns the exit status; an error is printed as {@code tunekit nni COMMAND: ...}.
+     *
+     * @param verb what is done to the experiment, for the errors ({@code resumed}, {@code viewed})
+     */
+    static int launch(String command, String verb, String id, Path experimentsDir, PrintWriter out, PrintWriter err, Relaunch relaunch)
+            throws InterruptedException {
+        try {
+            ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
+            StoredExperiment stored = find(id, experimentsDir, registry, verb);
+            return new ExperimentLauncher(out, registry).launch(relaunch.request(stored));
+        } catch (LaunchException | IOException e) {
+            out.flush();
+            err.println("tunekit nni " + command + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
     static Map<String, Object> readConfig(Path db, String id) throws IOException {
         SQLiteConfig cfg = new SQLiteConfig();
         cfg.setReadOnly(true);

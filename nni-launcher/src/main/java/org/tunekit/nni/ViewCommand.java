@@ -1,6 +1,5 @@
 package org.tunekit.nni;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,15 +35,7 @@ public final class ViewCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try {
-            ExperimentRegistry registry = ExperimentRegistry.forHome(ManagerOptions.home());
-            StoredExperiment stored = StoredExperiment.find(id, experimentDir, registry, "viewed");
-            var request = stored.relaunch("view", stored.logLevel(), port, false, manager, manager.environment(), err);
-            return new ExperimentLauncher(out, registry).launch(request);
-        } catch (LaunchException | IOException e) {
-            out.flush();
-            err.println("tunekit nni view: " + e.getMessage());
-            return 1;
-        }
+        return StoredExperiment.launch("view", "viewed", id, experimentDir, out, err,
+                stored -> stored.relaunch("view", stored.logLevel(), port, false, manager, manager.environment(), err));
     }
 }

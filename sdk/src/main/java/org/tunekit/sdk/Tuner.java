@@ -81,9 +81,16 @@ public interface Tuner {
         return false;
     }
 
-    /** Saves the tuner's state into {@code directory} (which exists) when the experiment stops. */
+    /**
+     * Saves state that results cannot rebuild into {@code directory} (which exists). Most tuners
+     * need no checkpoint: one that does not implement {@link #loadCheckpoint} is rebuilt on resume
+     * from every earlier result, given through {@link #importData} in trial order, and parameter ids
+     * go on above the earlier ones; a tuner that draws a suggestion's randomness from its seed and
+     * the parameter id then makes the same suggestions as if it had never stopped. A tuner that
+     * implements both is given, on resume, only the results its checkpoint does not hold.
+     */
     default void saveCheckpoint(Path directory) throws IOException {}
 
-    /** Restores state saved by {@link #saveCheckpoint} when the experiment resumes. */
+    /** Restores state saved by {@link #saveCheckpoint} when the experiment resumes (see there). */
     default void loadCheckpoint(Path directory) throws IOException {}
 }

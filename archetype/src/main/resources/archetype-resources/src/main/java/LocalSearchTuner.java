@@ -1,15 +1,7 @@
 package ${package};
 
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -34,10 +26,10 @@ import org.tunekit.sdk.space.SearchSpace;
  * {@code radius} (0.1), {@code explore} (0.2).
  *
  * <p>The randomness of a suggestion comes from the seed and the parameter id alone, so the same seed
- * gives the same sequence, and a checkpoint needs only what the tuner has learnt.
+ * gives the same sequence. It keeps no checkpoint: on resume the dispatcher gives it every earlier
+ * result through {@link #importData}, from which it learns all it knew.
  */
 public final class LocalSearchTuner implements Tuner {
-    static final String CHECKPOINT_FILE = "local-search-tuner.state";
     private static final int ATTEMPTS = 200;
 
     private final long seed;
@@ -134,41 +126,6 @@ public final class LocalSearchTuner implements Tuner {
         if (!Double.isNaN(loss) && loss < bestLoss) {
             bestLoss = loss;
             best = parameters;
-        }
-    }
-
-    @Override
-    public void saveCheckpoint(Path directory) throws IOException {
-        List<Map<String, Object>> seenValues = new ArrayList<>();
-        for (Parameters p : seen) {
-            seenValues.add(new HashMap<>(p.values()));
-        }
-        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(directory.resolve(CHECKPOINT_FILE)))) {
-            out.writeObject(seenValues);
-            out.writeObject(best == null ? null : new HashMap<>(best.values()));
-            out.writeDouble(bestLoss);
-            out.writeInt(results);
-        }
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
-            return;
-        }
-        try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(file))) {
-            seen.clear();
-            for (Map<String, Object> values : (List<Map<String, Object>>) in.readObject()) {
-                seen.add(Parameters.of(values));
-            }
-            Map<String, Object> bestValues = (Map<String, Object>) in.readObject();
-            best = bestValues == null ? null : Parameters.of(bestValues);
-            bestLoss = in.readDouble();
-            results = in.readInt();
-        } catch (ClassNotFoundException | ClassCastException e) {
-            throw new IOException(file + ": not a checkpoint of this tuner", e);
         }
     }
 }

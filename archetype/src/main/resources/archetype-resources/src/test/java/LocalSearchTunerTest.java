@@ -11,7 +11,7 @@ import org.tunekit.sdk.testkit.TunerTestKit;
 
 class LocalSearchTunerTest {
 
-    /** The checks every tuner must pass: values inside the space, same seed same sequence, checkpoints, ... */
+    /** The checks every tuner must pass: values inside the space, same seed same sequence, resume, ... */
     @Test
     void keepsTheTunerContract() {
         TunerTestKit.forProvider(new LocalSearchTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();

@@ -22,10 +22,10 @@ import java.util.Objects;
 public final class SpiVersion implements Comparable<SpiVersion> {
 
     /** The major version of this SDK's SPI. */
-    public static final int MAJOR = 1;
+    public static final int MAJOR = 2;
 
     /** The minor version of this SDK's SPI. */
-    public static final int MINOR = 1;
+    public static final int MINOR = 0;
 
     /** {@code MAJOR.MINOR} as text. */
     public static final String CURRENT_TEXT = MAJOR + "." + MINOR;

@@ -17,10 +17,12 @@ public enum Check {
     /** {@code importData} is accepted and the suggestions after it stay valid. */
     IMPORT_DATA("importData is accepted and does not break suggestions"),
     /**
-     * A checkpoint saved after some results and loaded into a fresh instance makes it suggest what the
-     * uninterrupted instance suggests next.
+     * A fresh instance resumed as the dispatcher resumes one (from its checkpoint when the tuner
+     * implements {@code loadCheckpoint}, else from every earlier result through {@code importData})
+     * suggests what the uninterrupted instance suggests for the same ids, one at a time and in a batch,
+     * and on a finite space suggests nothing again that it has a result for.
      */
-    CHECKPOINT("a checkpoint round trip continues the same sequence"),
+    RESUME("a resumed instance continues the same sequence"),
     /** No parameter set is suggested twice while a finite space still has unseen ones. */
     NO_DUPLICATES("no duplicate suggestions on a finite space"),
     /** {@code NoMoreTrialsException} once every parameter set of a small finite space has been suggested. */

@@ -1,12 +1,7 @@
 package org.tunekit.sdk.testkit;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +11,6 @@ import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -51,7 +45,7 @@ import org.tunekit.sdk.spi.TunerProvider;
  *     .checkContract();
  *
  * // one check on its own
- * TunerTestKit.forTuner(args -> new MyTuner(args)).withArguments(Map.of("seed", 7)).check(Check.CHECKPOINT);
+ * TunerTestKit.forTuner(args -> new MyTuner(args)).withArguments(Map.of("seed", 7)).check(Check.RESUME);
  *
  * // a run on an objective
  * TunerRun run = TunerTestKit.forProvider(new MyTunerProvider())
@@ -66,13 +60,13 @@ import org.tunekit.sdk.spi.TunerProvider;
  * {@link ContractSpaces#allTypes() all-types} and {@link ContractSpaces#nested() nested} spaces;
  * {@link Check#IN_SPACE} runs on every {@link ContractSpaces contract space} and on the given one.
  * A tuner that refuses some parameter types leaves a contract space out with {@link #skipSpace}.
- * When a checkpoint is restored the fresh instance gets {@code loadCheckpoint} first and then
- * {@code updateSearchSpace}, which is the order of a resumed experiment.
+ * {@link Check#RESUME} resumes a fresh instance as the dispatcher does: a tuner that implements
+ * {@code loadCheckpoint} gets it first and then {@code updateSearchSpace}; any other gets
+ * {@code updateSearchSpace} and then every earlier result through {@code importData}.
  */
 public final class TunerTestKit {
     private static final int BATCH = 8;
     private static final int SEQUENCE = 10;
-    private static final int CHECKPOINT_AFTER = 5;
 
     private final Function<ClassArguments, Tuner> factory;
     private final String name;
@@ -207,7 +201,7 @@ public final class TunerTestKit {
                 case SEED -> checkSeed();
                 case BATCH -> checkBatch();
                 case IMPORT_DATA -> checkImportData();
-                case CHECKPOINT -> checkCheckpoint();
+                case RESUME -> checkResume();
                 case NO_DUPLICATES -> checkNoDuplicates();
                 case EXHAUSTION -> checkExhaustion();
             }
@@ -354,63 +348,13 @@ public final class TunerTestKit {
         }
     }
 
-    private void checkCheckpoint() {
+    private void checkResume() {
+        ResumeCheck check = new ResumeCheck(this::create);
         for (Map.Entry<String, SearchSpace> e : oneSpaceChecks().entrySet()) {
-            String context = context(Check.CHECKPOINT, e.getKey());
-            SearchSpace s = e.getValue();
-            ToDoubleFunction<Parameters> metric = TunerDriver.contractMetric(s);
-            TunerDriver original = new TunerDriver(create(context), s, context).start();
-            original.run(CHECKPOINT_AFTER, 1, metric);
-            if (original.exhausted()) {
-                continue;
-            }
-            Path dir = null;
-            try {
-                dir = Files.createTempDirectory("tunekit-checkpoint");
-                Path where = dir;
-                try {
-                    original.tuner().saveCheckpoint(where);
-                } catch (IOException | RuntimeException x) {
-                    throw new AssertionError(context + ": saveCheckpoint after " + CHECKPOINT_AFTER + " results failed: " + x, x);
-                }
-                Tuner fresh = create(context);
-                try {
-                    fresh.loadCheckpoint(where);
-                } catch (IOException | RuntimeException x) {
-                    throw new AssertionError(context + ": loadCheckpoint into a fresh instance failed: " + x, x);
-                }
-                TunerDriver restored = new TunerDriver(fresh, s, context + " (restored instance)").start();
-                for (long skip = 0; skip < CHECKPOINT_AFTER; skip++) {
-                    restored.skipId();
-                }
-                for (int i = 0; i < CHECKPOINT_AFTER; i++) {
-                    List<TunerDriver.Suggestion> a = original.suggest(1);
-                    List<TunerDriver.Suggestion> b = restored.suggest(1);
-                    long id = CHECKPOINT_AFTER + i;
-                    if (a.size() != b.size()) {
-                        throw new AssertionError(context + ": for parameter id " + id + " the uninterrupted instance "
-                                + (a.isEmpty() ? "had no more trials" : "suggested " + a.get(0).parameters().values())
-                                + " but the restored one " + (b.isEmpty() ? "had no more trials" : "suggested "
-                                + b.get(0).parameters().values()));
-                    }
-                    if (a.isEmpty()) {
-                        break;
-                    }
-                    if (!a.get(0).parameters().equals(b.get(0).parameters())) {
-                        throw new AssertionError(context + ": after a checkpoint saved at " + CHECKPOINT_AFTER
-                                + " results, the restored instance suggested " + b.get(0).parameters().values()
-                                + " for parameter id " + id + " where the uninterrupted one suggested "
-                                + a.get(0).parameters().values() + " (the checkpoint does not hold all of the state)");
-                    }
-                    double v = metric.applyAsDouble(a.get(0).parameters());
-                    original.report(a.get(0), v);
-                    restored.report(b.get(0), v);
-                }
-            } catch (IOException x) {
-                throw new UncheckedIOException("cannot create a temporary checkpoint directory", x);
-            } finally {
-                deleteQuietly(dir);
-            }
+            check.continuesTheSequence(e.getValue(), context(Check.RESUME, e.getKey()));
+        }
+        if (space == null && !skipped.containsKey(Check.NO_DUPLICATES)) {
+            check.repeatsNothing(ContractSpaces.finite(), context(Check.RESUME, "finite"));
         }
     }
 
@@ -533,23 +477,6 @@ public final class TunerTestKit {
     private String context(Check check, String spaceName) {
         return "TunerTestKit check " + check + " (" + check.description() + ") failed for tuner '" + label()
                 + "' on space '" + spaceName + "'";
-    }
-
-    private static void deleteQuietly(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException ignored) {
-                    // a leftover temporary file is harmless
-                }
-            });
-        } catch (IOException ignored) {
-            // as above
-        }
     }
 
     @Override

@@ -26,16 +26,16 @@ final class SampleTuners {
     private SampleTuners() {}
 
     /**
-     * A correct random tuner: suggestion {@code id} is drawn from a generator seeded by the seed and
-     * the id, redrawn while it repeats an earlier one; its state is the set of suggestions made.
+     * Suggestion {@code id} is drawn from a generator seeded by the seed and the id, redrawn while it
+     * repeats an earlier one; its state is the set of suggestions made. No checkpoint.
      */
-    static class RandomTuner implements Tuner {
+    abstract static class DrawingTuner implements Tuner {
         final long seed;
         SearchSpace space;
         EncodedSpace encoded;
         final Set<String> seen = new HashSet<>();
 
-        RandomTuner(ClassArguments args) {
+        DrawingTuner(ClassArguments args) {
             args.requireOnly("seed", "optimize_mode");
             this.seed = args.getLong("seed", 0);
         }
@@ -75,6 +75,13 @@ final class SampleTuners {
             if (result.customized() || result.trialJobId() == null) {
                 throw new IllegalStateException("the driver must report generated trials with a job id");
             }
+        }
+    }
+
+    /** A correct random tuner, which keeps the set of suggestions made in a checkpoint of its own. */
+    static class RandomTuner extends DrawingTuner {
+        RandomTuner(ClassArguments args) {
+            super(args);
         }
 
         @Override
@@ -170,6 +177,48 @@ final class SampleTuners {
 
         @Override
         public void loadCheckpoint(Path directory) {}
+    }
+
+    /**
+     * Keeps no checkpoint: a resume gives it every earlier result through importData, from which it
+     * rebuilds the suggestions it has made.
+     */
+    static class ReplayedTuner extends DrawingTuner {
+        ReplayedTuner(ClassArguments args) {
+            super(args);
+        }
+
+        @Override
+        public void importData(List<org.tunekit.sdk.ImportedTrial> trials) {
+            trials.forEach(t -> seen.add(Arrays.toString(encoded.encode(t.parameters()))));
+        }
+    }
+
+    /** Keeps no checkpoint and ignores imported results: after a resume it repeats what it made before. */
+    static final class ImportIgnoringTuner extends ReplayedTuner {
+        ImportIgnoringTuner(ClassArguments args) {
+            super(args);
+        }
+
+        @Override
+        public void importData(List<org.tunekit.sdk.ImportedTrial> trials) {}
+    }
+
+    /** Keeps no checkpoint and draws every suggestion from one running stream, which a resume restarts. */
+    static final class StreamReplayedTuner extends ReplayedTuner {
+        private SplittableRandom stream;
+
+        StreamReplayedTuner(ClassArguments args) {
+            super(args);
+        }
+
+        @Override
+        SplittableRandom rng(long parameterId) {
+            if (stream == null) {
+                stream = new SplittableRandom(seed);
+            }
+            return stream.split();
+        }
     }
 
     /** Samples with replacement and never runs out, like a plain random search. */

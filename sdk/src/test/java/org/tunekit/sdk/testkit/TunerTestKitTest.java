@@ -95,13 +95,36 @@ class TunerTestKitTest {
     }
 
     @Test
-    void aCheckpointThatLosesStateFailsTheCheckpointCheck() {
-        assertThatThrownBy(() -> kit(SampleTuners.ForgetfulTuner::new).check(Check.CHECKPOINT))
+    void aCheckpointThatLosesStateFailsTheResumeCheck() {
+        assertThatThrownBy(() -> kit(SampleTuners.ForgetfulTuner::new).check(Check.RESUME))
                 .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("check CHECKPOINT")
-                .hasMessageContaining("the restored instance suggested")
-                .hasMessageContaining("for parameter id 5 where the uninterrupted one suggested")
-                .hasMessageContaining("does not hold all of the state");
+                .hasMessageContaining("check RESUME")
+                .hasMessageContaining("for parameter id 5 the uninterrupted instance suggested")
+                .hasMessageContaining("but the resumed one")
+                .hasMessageContaining("does not hold all of its state");
+    }
+
+    @Test
+    void aTunerWithoutACheckpointThatRebuildsItselfFromImportedResultsPassesTheResumeCheck() {
+        kit(SampleTuners.ReplayedTuner::new).check(Check.RESUME);
+    }
+
+    @Test
+    void aTunerWithoutACheckpointThatIgnoresImportedResultsSuggestsThemAgainAndFailsTheResumeCheck() {
+        assertThatThrownBy(() -> kit(SampleTuners.ImportIgnoringTuner::new).check(Check.RESUME))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("check RESUME")
+                .hasMessageContaining("on space 'finite'")
+                .hasMessageContaining("again, which parameter id")
+                .hasMessageContaining("the resumed instance was given");
+    }
+
+    @Test
+    void aTunerThatDrawsFromOneRunningStreamFailsTheResumeCheck() {
+        assertThatThrownBy(() -> kit(SampleTuners.StreamReplayedTuner::new).check(Check.RESUME))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("check RESUME")
+                .hasMessageContaining("other than the seed and the parameter id");
     }
 
     @Test
@@ -122,12 +145,12 @@ class TunerTestKitTest {
         assertThatThrownBy(k::checkContract)
                 .isInstanceOf(AssertionError.class)
                 .hasMessageStartingWith("3 of 7 contract checks failed")
-                .hasMessageContaining("check CHECKPOINT")
+                .hasMessageContaining("check RESUME")
                 .hasMessageContaining("check NO_DUPLICATES")
                 .hasMessageContaining("check EXHAUSTION");
         k.skip(Check.NO_DUPLICATES, "samples with replacement by design")
                 .skip(Check.EXHAUSTION, "never runs out by design")
-                .skip(Check.CHECKPOINT, "keeps no checkpoint")
+                .skip(Check.RESUME, "draws from one running stream")
                 .checkContract();
     }
 

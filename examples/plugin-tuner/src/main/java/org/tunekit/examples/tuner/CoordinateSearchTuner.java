@@ -1,15 +1,7 @@
 package org.tunekit.examples.tuner;
 
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -39,9 +31,13 @@ import org.tunekit.sdk.space.SearchSpace;
  * round of probes is judged by the results that arrive, in whatever order. A probe that would repeat
  * a parameter set (common on integer and categorical coordinates) is passed over; when no probe is
  * new, the suggestion is a fresh draw.
+ *
+ * <p>It keeps no checkpoint: everything it knows follows from its results (a probe already made is
+ * among the parameter sets seen), and the randomness of a suggestion comes from the seed and the
+ * parameter id alone, so on resume the dispatcher gives it every earlier result through
+ * {@link #importData} and it carries on as if it had never stopped.
  */
 public final class CoordinateSearchTuner implements Tuner {
-    static final String CHECKPOINT_FILE = "coordinate-search.state";
 
     private final OptimizeMode mode;
     private final long seed;
@@ -55,7 +51,6 @@ public final class CoordinateSearchTuner implements Tuner {
     private Parameters centre;
     private double centreLoss = Double.POSITIVE_INFINITY;
     private double step;
-    private long probe;
     private int failures;
     private int results;
 
@@ -77,7 +72,6 @@ public final class CoordinateSearchTuner implements Tuner {
             centre = null;
             centreLoss = Double.POSITIVE_INFINITY;
             step = initialStep;
-            probe = 0;
             failures = 0;
             results = 0;
         }
@@ -98,7 +92,7 @@ public final class CoordinateSearchTuner implements Tuner {
             double[] unit = encoded.toUnit(encoded.encode(centre));
             int probes = 2 * encoded.size();
             for (int i = 0; i < probes; i++) {
-                Parameters candidate = probe(unit, probe++);
+                Parameters candidate = probe(unit, i);
                 if (candidate != null && seen.add(candidate)) {
                     return candidate;
                 }
@@ -152,53 +146,11 @@ public final class CoordinateSearchTuner implements Tuner {
             centreLoss = loss;
             centre = parameters;
             failures = 0;
-            probe = 0;
             return;
         }
         if (centre != null && results > randomTrials && ++failures >= 2 * Math.max(1, encoded == null ? 1 : encoded.size())) {
             failures = 0;
             step = step / 2 < minStep ? initialStep : step / 2;
-        }
-    }
-
-    @Override
-    public void saveCheckpoint(Path directory) throws IOException {
-        List<Map<String, Object>> seenValues = new ArrayList<>();
-        for (Parameters p : seen) {
-            seenValues.add(new HashMap<>(p.values()));
-        }
-        try (ObjectOutputStream out = new ObjectOutputStream(Files.newOutputStream(directory.resolve(CHECKPOINT_FILE)))) {
-            out.writeObject(seenValues);
-            out.writeObject(centre == null ? null : new HashMap<>(centre.values()));
-            out.writeDouble(centreLoss);
-            out.writeDouble(step);
-            out.writeLong(probe);
-            out.writeInt(failures);
-            out.writeInt(results);
-        }
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public void loadCheckpoint(Path directory) throws IOException {
-        Path file = directory.resolve(CHECKPOINT_FILE);
-        if (!Files.exists(file)) {
-            return;
-        }
-        try (ObjectInputStream in = new ObjectInputStream(Files.newInputStream(file))) {
-            seen.clear();
-            for (Map<String, Object> values : (List<Map<String, Object>>) in.readObject()) {
-                seen.add(Parameters.of(values));
-            }
-            Map<String, Object> centreValues = (Map<String, Object>) in.readObject();
-            centre = centreValues == null ? null : Parameters.of(centreValues);
-            centreLoss = in.readDouble();
-            step = in.readDouble();
-            probe = in.readLong();
-            failures = in.readInt();
-            results = in.readInt();
-        } catch (ClassNotFoundException | ClassCastException e) {
-            throw new IOException(file + ": not a checkpoint of this tuner", e);
         }
     }
 }
