@@ -12,13 +12,15 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
  * schedule of its hyper-parameter fits and the kriging believer for pending points.
  *
  * <p>The hyper-parameters are refitted by maximum a posteriori whenever the number of observations
- * has grown by an eighth since the last fit ({@link #fitThrough}), from the previous fit, the
- * default and one random start, on at most the {@value #MAX_FIT_POINTS} most recent points; in
+ * has grown by an eighth since the last fit ({@link #fitThrough}), from the previous fit (but
+ * for every {@value #CHAIN}th fit), the default and one random start, on at most the {@value #MAX_FIT_POINTS} most recent points; in
  * between they are reused.
  */
 public final class GpSurrogate {
     private static final int FIT_ITERATIONS = 30;
     private static final int MAX_FIT_POINTS = 300;
+    /** How many fits of the schedule start one from the other before one starts afresh. */
+    private static final int CHAIN = 8;
     /** The most observations a posterior is built on (see {@link #modelPoints}). */
     public static final int MAX_POINTS = 400;
 
@@ -26,8 +28,8 @@ public final class GpSurrogate {
     private final MaternKernel kernel;
     private final double noise;
     private double[] theta;
-    /** The number of observations at which the next fit is due. */
-    private int nextFit = 2;
+    /** The schedule's index of {@link #theta}, -1 before the first fit. */
+    private int fittedIndex = -1;
     /** A fit outside the schedule, used while the schedule has none. */
     private double[] interim;
 
@@ -42,34 +44,60 @@ public final class GpSurrogate {
     public record FitData(double[][] x, double[] y) {}
 
     /**
-     * Brings the hyper-parameters to the last fit of the schedule up to {@code count} observations:
-     * a fit is due at 2 observations and then each time their number has grown by an eighth
-     * ({@code s + max(1, s / 8)}), each on the training set of the first {@code s} observations and
-     * started from the fit before it, the default and one random start. The fits are made in order
-     * as they fall due, so the hyper-parameters are a function of the observations alone, however
-     * often and at whatever counts this is called.
+     * Brings the hyper-parameters to the last fit of the schedule up to {@code count} observations.
+     * Fit {@code k} of the schedule is due at {@code s_k} observations: {@code s_0 = 2}, then
+     * {@code s_(k+1) = s_k + max(1, s_k / 8)}, so a fit each time the observations have grown by an
+     * eighth. It is made on the training set of the first {@code s_k} observations, from the
+     * default, one random start and (unless {@code k} is a multiple of {@value #CHAIN}) fit
+     * {@code k - 1}. So the hyper-parameters are a function of the observations alone, however often
+     * and at whatever counts this is called, and a tuner that replays its results makes at most
+     * {@value #CHAIN} fits to catch up.
      *
      * @param count  the number of observations
      * @param data   the training set of the first {@code s} observations
      * @param random the generator for the random start of the fit at {@code s} observations
      */
     public void fitThrough(int count, IntFunction<FitData> data, IntFunction<SplittableRandom> random) {
-        while (nextFit <= count) {
-            int s = nextFit;
-            nextFit = s + Math.max(1, s / 8);
-            FitData d = data.apply(s);
-            if (d.y().length >= 2) {
-                theta = fit(d.x(), d.y(), theta, random.apply(s));
+        int last = -1;
+        for (int k = 0, s = 2; s <= count; k++, s += Math.max(1, s / 8)) {
+            last = k;
+        }
+        if (last > fittedIndex) {
+            int from = last / CHAIN * CHAIN;
+            int k = from;
+            int s = due(from);
+            if (fittedIndex >= from) {
+                k = fittedIndex + 1;
+                s = due(k);
             }
+            for (; k <= last; k++, s += Math.max(1, s / 8)) {
+                if (k % CHAIN == 0) {
+                    theta = null; // a chain begins
+                }
+                FitData d = data.apply(s);
+                if (d.y().length >= 2) {
+                    theta = fit(d.x(), d.y(), theta, random.apply(s));
+                }
+            }
+            fittedIndex = last;
         }
         interim = null;
         if (theta == null) {
-            // no fit of the schedule had two usable losses yet: one for now, which no later fit starts from
+            // no fit since the chain began had two usable losses: one for now, which no later fit starts from
             FitData d = data.apply(count);
             if (d.y().length >= 2) {
                 interim = fit(d.x(), d.y(), null, random.apply(count));
             }
         }
+    }
+
+    /** {@code s_k}, the number of observations at which fit {@code k} is due. */
+    private static int due(int k) {
+        int s = 2;
+        for (int i = 0; i < k; i++) {
+            s += Math.max(1, s / 8);
+        }
+        return s;
     }
 
     private double[] fit(double[][] x, double[] y, double[] previous, SplittableRandom rng) {
