@@ -31,6 +31,12 @@ import org.tunekit.sdk.space.SearchSpace;
  * suggests a set it has a result for while a finite space has others. There is no checkpoint: the
  * dispatcher resumes a tuner by replaying its results.
  *
+ * <p>What results cannot give, and so a replay does not restore: a suggestion that ended without a
+ * result (a failed or cancelled trial) stays known to the instance that made it, which does not
+ * suggest it again, while a replayed instance may; and trials still running when the dispatcher
+ * stopped count as pending only in the instance that suggested them (their results, when they
+ * come, are observations like any other). The two instances differ only after such trials.
+ *
  * <p>A subclass implements {@link #propose}; when a proposal decodes to a set already suggested or
  * observed it is asked again with the next attempt number, up to {@value #PROPOSAL_ATTEMPTS} times,
  * then uniform random points are tried, then (for a finite space) the remaining sets are
