@@ -13,8 +13,8 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
  *
  * <p>The hyper-parameters are refitted by maximum a posteriori whenever the number of observations
  * has grown by an eighth since the last fit ({@link #fitThrough}), from the previous fit (but
- * for every {@value #CHAIN}th fit), the default and one random start, on at most the {@value #MAX_FIT_POINTS} most recent points; in
- * between they are reused.
+ * for every {@value #CHAIN}th fit), the default and one random start, on at most the
+ * {@value #MAX_FIT_POINTS} most recent points; in between they are reused.
  */
 public final class GpSurrogate {
     private static final int FIT_ITERATIONS = 30;

@@ -29,14 +29,14 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * parameter, noise variance {@code alpha}; hyper-parameters are refitted by maximum a posteriori
  * whenever the number of observations has grown by an eighth since the last fit (so about
  * 8 ln(n) fits in a run of n trials, each on the observations up to its point, see
- * {@link GpSurrogate#fitThrough}: a tuner that replays results makes the same fits), from the previous fit, the default and one random start,
- * on at most the 300 most recent model points. The model holds every observation up to 400 of them;
+ * {@link GpSurrogate#fitThrough}: a tuner that replays results makes the same fits), from the
+ * previous fit, the default and one random start, on at most the 300 most recent model points. The model holds every observation up to 400 of them;
  * beyond that, the best 100 and the most recent 300, so a suggestion's cost stays bounded however
  * long the experiment runs or however much data is imported.
  *
  * <p>Suggestions: the first {@code cold_start_num} of the history (results plus pending
- * suggestions) are points of a scrambled Sobol sequence, suggestion {@code k} its point {@code k}. Then
- * {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
+ * suggestions) are points of a scrambled Sobol sequence, suggestion {@code k} its point
+ * {@code k}. Then {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
  * best observations; in more than {@value #LOCAL_DIMENSIONS} dimensions, every second one is
  * replaced by the incumbent with a few coordinates moved, see {@link #perturbed}) are scored by the acquisition ({@code utility}: expected improvement with
  * margin {@code xi}, probability of improvement with margin {@code xi}, or the confidence bound

@@ -42,14 +42,15 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * suggestions enter the model with their predicted mean as value (kriging believer), which spreads
  * a batch out.
  *
- * <p>Trust region: a result that arrives when the region already holds {@code max(2, initial_points)}
- * observations (one the region's initial design does not account for) and improves on the region's
- * best by more than 1e-3 of its magnitude is a success, any other such result a failure. After {@code success_tolerance}
- * successes in a row {@code L} doubles (up to {@code max_length}); after {@code failure_tolerance}
- * failures in a row (default {@code max(4, min(d, 10))}: the paper's {@code d} capped so that a
- * budget of a hundred trials sees the region shrink) it halves. When it falls below {@code min_length}
- * the region restarts: a new Sobol design and a new model that ignores the older observations
- * (they stay known, so none is suggested again).
+ * <p>Trust region: a result that arrives when the region already holds
+ * {@code max(2, initial_points)} observations (one the region's initial design does not account
+ * for) is a success when it improves on the region's best by more than 1e-3 of its magnitude, else
+ * a failure. After {@code success_tolerance} successes in a row {@code L} doubles (up to
+ * {@code max_length}); after {@code failure_tolerance} failures in a row (default
+ * {@code max(4, min(d, 10))}: the paper's {@code d} capped so that a budget of a hundred trials sees
+ * the region shrink) it halves. When it falls below {@code min_length} the region restarts: a new
+ * Sobol design and a new model that ignores the older observations (they stay known, so none is
+ * suggested again).
  *
  * <p>Resume: the region (its start, length, counters and restarts), the model's fits and the
  * Sobol point of a suggestion (the number of the region's observations plus pending suggestions)
