@@ -48,7 +48,7 @@ final class AnnealTuner extends UnitCubeTuner {
     private UnitNeighbourhood neighbourhood;
 
     AnnealTuner(OptimizeMode mode, long seed) {
-        super("Anneal", mode, seed);
+        super(mode, seed);
     }
 
     static AnnealTuner create(ClassArguments arguments) {

@@ -1,10 +1,8 @@
 package org.tunekit.tuners.cmaes;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.hipparchus.linear.Array2DRowRealMatrix;
 import org.hipparchus.linear.EigenDecompositionSymmetric;
@@ -34,22 +32,21 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * ({@link #importData}) and a customized trial each become the next member of the current
  * generation. As soon as the generation has {@code lambda} members, the distribution is updated
  * from them and the next generation begins; a trailing incomplete generation waits for the rest of
- * its members. Own results enter the update as the unit-cube points that were proposed (before
- * rounding); any other result as the unit vector of its parameter set (clamped to [0, 1]; an
- * inactive nested coordinate counts as at the mean, so it moves nothing). Failed trials do not
- * count. So the state (mean, step size, covariance, paths, restarts) is a function of the ordered
- * results alone: a tuner of the same seed given the same results in the same order, all at once
- * through {@code importData}, reaches the state of the tuner that suggested them (exactly where the
- * parameter sets decode to the proposed points, as continuous ones do up to rounding of the last
- * bits). This is how a stateless service (Katib's) rebuilds the strategy on every request.
+ * its members. A member enters the update as the first draw of the current generation (among its
+ * first {@code 4 lambda + 32}) that decodes to the member's parameter set, which for this tuner's
+ * own suggestions is the point proposed (before rounding); a member no such draw gives enters as
+ * the unit vector of its set (clamped to [0, 1]; an inactive nested coordinate counts as at the
+ * mean, so it moves nothing). Failed trials do not count. So the state (mean, step size,
+ * covariance, paths, restarts) is a function of the ordered results alone: a fresh tuner of the
+ * same seed given the same results in the same order through {@code importData} reaches exactly
+ * the state of the tuner that suggested them, which is how the dispatcher resumes it and how a
+ * stateless service (Katib's) rebuilds the strategy on every request.
  *
  * <p>Sampling: member {@code k} of generation {@code g} is drawn from a generator seeded by
- * {@code (seed, g, k)}. A suggestion takes the next {@code k} this tuner has not drawn yet, skipping
- * a draw whose point is already a member of the current generation. A rebuilt tuner has drawn
- * nothing, so it walks the current generation from {@code k = 0}: the members already in are
- * skipped, and the draws still running elsewhere come out again, which a caller that knows them
- * (the Katib service drops every answer equal to a trial) asks past to get the next members. A
- * batch larger than what a generation still needs simply draws more members of the current
+ * {@code (seed, g, k)}. Attempt {@code a} of a suggestion takes the {@code a}-th draw, in order of
+ * {@code k}, whose set is neither a member of the current generation nor a pending suggestion. So
+ * a tuner that replayed the results walks the current generation as the other one did. A batch
+ * larger than what a generation still needs simply draws more members of the current
  * distribution; their results count in whatever generation is current when they arrive.
  *
  * <p>Restarts (IPOP): when the step size has shrunk below the resolution that matters
@@ -101,11 +98,11 @@ final class CmaEsTuner extends UnitCubeTuner {
     private final List<double[]> resultPoints = new ArrayList<>();
     private final List<Double> resultLosses = new ArrayList<>();
     private final List<double[]> resultUnits = new ArrayList<>();
-    /** How many members of the current generation this tuner has drawn (the {@code k} of the next draw). */
-    private int drawn;
+    /** The draws of the current generation computed so far: {point, its canonical unit vector}, by {@code k}. */
+    private final List<double[][]> draws = new ArrayList<>();
 
     CmaEsTuner(OptimizeMode mode, long seed, double sigma0, int popsize, int restarts) {
-        super("CMAES", mode, seed);
+        super(mode, seed);
         this.sigma0 = sigma0;
         this.popsize0 = popsize;
         this.maxRestarts = restarts;
@@ -198,7 +195,7 @@ final class CmaEsTuner extends UnitCubeTuner {
         resultPoints.clear();
         resultLosses.clear();
         resultUnits.clear();
-        drawn = 0;
+        draws.clear();
     }
 
     @Override
@@ -216,7 +213,7 @@ final class CmaEsTuner extends UnitCubeTuner {
         startRestart(start);
         // the results kept from the old space are replayed as generations, in their order
         for (Observation o : observations()) {
-            observed(o, null);
+            observed(o);
         }
     }
 
@@ -230,14 +227,34 @@ final class CmaEsTuner extends UnitCubeTuner {
         if (n == 0) {
             return new double[0];
         }
-        // a draw that is already a member (answered before this tuner was rebuilt) is skipped; at most
-        // as many skips as there are members, which bounds the walk when rounding maps draws together
-        for (int skipped = 0; ; skipped++) {
-            double[] x = draw(generation, drawn++);
-            if (skipped >= resultUnits.size() || !isMember(canonicalUnit(x))) {
-                return x;
+        List<double[]> taken = new ArrayList<>(resultUnits);
+        taken.addAll(pendingUnits());
+        // a draw whose set is taken is skipped; the walk is bounded, which matters when rounding maps many draws together
+        int limit = matchLimit() + taken.size() + attempt;
+        int free = 0;
+        for (int k = 0; ; k++) {
+            double[][] d = drawAt(k);
+            if (k >= limit || !contains(taken, d[1])) {
+                if (free == attempt || k >= limit) {
+                    return d[0];
+                }
+                free++;
             }
         }
+    }
+
+    /** How many draws of a generation are searched for the point of a member. */
+    private int matchLimit() {
+        return 4 * lambda + 32;
+    }
+
+    /** Draw {@code k} of the current generation and its canonical unit vector (cached until the generation ends). */
+    private double[][] drawAt(int k) {
+        while (draws.size() <= k) {
+            double[] x = draw(generation, draws.size());
+            draws.add(new double[][] {x, canonicalUnit(x)});
+        }
+        return draws.get(k);
     }
 
     /**
@@ -310,8 +327,8 @@ final class CmaEsTuner extends UnitCubeTuner {
         return s;
     }
 
-    private boolean isMember(double[] unit) {
-        for (double[] u : resultUnits) {
+    private static boolean contains(List<double[]> units, double[] unit) {
+        for (double[] u : units) {
             if (sameUnit(u, unit)) {
                 return true;
             }
@@ -332,14 +349,18 @@ final class CmaEsTuner extends UnitCubeTuner {
     // ------------------------------------------------------------------------------- tell
 
     @Override
-    protected void observed(Observation observation, Proposal proposal) {
+    protected void observed(Observation observation) {
         if (n == 0) {
             return;
         }
-        double[] point;
-        if (proposal != null && proposal.raw() != null) {
-            point = proposal.raw().clone();
-        } else {
+        double[] point = null;
+        for (int k = 0; k < matchLimit() && point == null; k++) {
+            double[][] d = drawAt(k);
+            if (sameUnit(d[1], observation.unit())) {
+                point = d[0].clone();
+            }
+        }
+        if (point == null) {
             point = observation.unit().clone();
             for (int i = 0; i < n; i++) {
                 point[i] = Double.isNaN(point[i]) ? mean[i] : Math.max(0, Math.min(1, point[i]));
@@ -576,80 +597,5 @@ final class CmaEsTuner extends UnitCubeTuner {
     /** How many members the current generation has so far. */
     int members() {
         return resultLosses.size();
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        if (n == 0) {
-            return;
-        }
-        lines.add("cma.state " + lambda + " " + restartCount + " " + generation + " " + generationInRestart + " "
-                + updates + " " + lastImprovement + " " + hex(sigma) + " " + hex(bestInRestart) + " " + drawn);
-        lines.add("cma.mean " + vector(mean));
-        lines.add("cma.pc " + vector(pc));
-        lines.add("cma.ps " + vector(ps));
-        for (double[] row : cov) {
-            lines.add("cma.cov " + vector(row));
-        }
-        for (double b : bestHistory) {
-            lines.add("cma.best " + hex(b));
-        }
-        if (elitePoint != null) {
-            lines.add("cma.elite " + hex(eliteLoss) + " " + vector(elitePoint));
-        }
-        for (int i = 0; i < resultLosses.size(); i++) {
-            lines.add("cma.result " + hex(resultLosses.get(i)) + " " + vector(resultPoints.get(i)) + " | " + vector(resultUnits.get(i)));
-        }
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        if (n == 0) {
-            return;
-        }
-        String[] s = require(lines, "cma.state").get(0);
-        setPopulation(Integer.parseInt(s[1]));
-        restartCount = Integer.parseInt(s[2]);
-        generation = Long.parseLong(s[3]);
-        double[] m = parseVector(require(lines, "cma.mean").get(0), 1, n + 1);
-        startRestart(m);
-        generationInRestart = Long.parseLong(s[4]);
-        updates = Long.parseLong(s[5]);
-        lastImprovement = Long.parseLong(s[6]);
-        sigma = Double.parseDouble(s[7]);
-        bestInRestart = Double.parseDouble(s[8]);
-        pc = parseVector(require(lines, "cma.pc").get(0), 1, n + 1);
-        ps = parseVector(require(lines, "cma.ps").get(0), 1, n + 1);
-        List<String[]> rows = require(lines, "cma.cov");
-        for (int i = 0; i < n; i++) {
-            cov[i] = parseVector(rows.get(i), 1, n + 1);
-        }
-        decompose();
-        for (String[] w : lines.getOrDefault("cma.best", List.of())) {
-            bestHistory.add(Double.parseDouble(w[1]));
-        }
-        for (String[] w : lines.getOrDefault("cma.elite", List.of())) {
-            eliteLoss = Double.parseDouble(w[1]);
-            elitePoint = parseVector(w, 2, n + 2);
-        }
-        // checkpoints written before generations were made of arriving results have cma.tag lines (no longer needed),
-        // no draw count and no member units
-        drawn = s.length > 9 ? Integer.parseInt(s[9]) : 0;
-        for (String[] w : lines.getOrDefault("cma.result", List.of())) {
-            resultLosses.add(Double.parseDouble(w[1]));
-            double[] point = parseVector(w, 2, n + 2);
-            resultPoints.add(point);
-            resultUnits.add(w.length > n + 2 && w[n + 2].equals("|") ? parseVector(w, n + 3, 2 * n + 3) : point);
-        }
-    }
-
-    private static List<String[]> require(Map<String, List<String[]>> lines, String key) throws IOException {
-        List<String[]> l = lines.get(key);
-        if (l == null || l.isEmpty()) {
-            throw new IOException("checkpoint has no " + key + " line");
-        }
-        return l;
     }
 }

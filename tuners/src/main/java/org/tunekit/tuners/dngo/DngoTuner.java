@@ -1,12 +1,10 @@
 package org.tunekit.tuners.dngo;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.hipparchus.special.Erf;
@@ -28,11 +26,15 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * the {@link FeatureMap} inputs, trained for {@code num_epochs_per_training} epochs on the
  * standardised losses ({@code +inf} counts as the worst finite loss, {@code NaN} and {@code -inf}
  * are left out). Its last hidden layer is the basis of a {@link BayesianLinearRegression} whose
- * precisions are chosen by maximising the marginal likelihood. The network is trained first when
- * the model is first needed and retrained whenever {@code trials_per_update} new results have
- * arrived; the regression is refitted on every suggestion, so every result counts at once.
+ * precisions are chosen by maximising the marginal likelihood. The network is a fresh one,
+ * seeded by the number {@code t} of observations it is trained on, where {@code t} is the number
+ * of observations up to {@value #INITIAL_DESIGN} and then {@value #INITIAL_DESIGN} plus a multiple
+ * of {@code trials_per_update} (the largest not above the number of observations): retrained
+ * whenever {@code trials_per_update} new results have arrived. The regression is refitted on every
+ * suggestion, so every result counts at once.
  *
- * <p>Suggestions: the first {@value #INITIAL_DESIGN} are points of a scrambled Sobol sequence. Then
+ * <p>Suggestions: the first {@value #INITIAL_DESIGN} of the history (results plus pending
+ * suggestions) are points of a scrambled Sobol sequence, suggestion {@code k} its point {@code k}. Then
  * {@code min(sample_size, 5000)} candidates (half uniform, a quarter near the best
  * observations, a quarter equal to one of them but for one coordinate drawn anew) are scored by
  * expected improvement, the best {@value #LOCAL_STARTS} are improved by a short (1+1) local
@@ -40,8 +42,9 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * the regression with their predicted mean as their value (kriging believer), and the expected
  * improvement is damped next to them (see {@link #pendingPenalty}).
  *
- * <p>A checkpoint records how many observations the network was last trained on; loading it
- * retrains the network on those observations with the same seed, which gives the same network.
+ * <p>Resume: the network, the regression and the Sobol points are functions of the results in
+ * order, so a fresh tuner given them through {@code importData} continues exactly (training the
+ * network once on the observations the other one last trained it on).
  */
 final class DngoTuner extends UnitCubeTuner {
     static final int HIDDEN = 50;
@@ -64,7 +67,7 @@ final class DngoTuner extends UnitCubeTuner {
     private List<double[]> ranked = List.of();
 
     DngoTuner(OptimizeMode mode, long seed, int sampleSize, int trialsPerUpdate, int epochs) {
-        super("DNGOTuner", mode, seed);
+        super(mode, seed);
         this.sampleSize = sampleSize;
         this.trialsPerUpdate = trialsPerUpdate;
         this.epochs = epochs;
@@ -105,6 +108,11 @@ final class DngoTuner extends UnitCubeTuner {
         trainedOn = count;
     }
 
+    /** How many observations the network is trained on when there are {@code count}. */
+    int trainingSize(int count) {
+        return count <= INITIAL_DESIGN ? count : count - (count - INITIAL_DESIGN) % trialsPerUpdate;
+    }
+
     // ------------------------------------------------------------------------------- proposals
 
     @Override
@@ -115,11 +123,12 @@ final class DngoTuner extends UnitCubeTuner {
         int count = observations().size();
         TrainingData data = data(count);
         if (data.y().length < 2 || data.y().length + pending().size() < INITIAL_DESIGN || dimension() == 0) {
-            return sobol.next();
+            return sobol.point(historySize() + attempt);
         }
         if (attempt == 0) {
-            if (network == null || count - trainedOn >= trialsPerUpdate) {
-                train(count);
+            int t = trainingSize(count);
+            if (network == null || trainedOn != t) {
+                train(t);
             }
             ranked = rank(data, rng);
         }
@@ -225,36 +234,6 @@ final class DngoTuner extends UnitCubeTuner {
         }
         double z = improvement / sd;
         return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("dngo.sobol " + sobol.index());
-        lines.add("dngo.trained " + (network == null ? -1 : trainedOn));
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        features = new FeatureMap(encoded());
-        sobol = new ScrambledSobol(dimension(), seed());
-        List<String[]> s = lines.get("dngo.sobol");
-        List<String[]> t = lines.get("dngo.trained");
-        if (s == null || t == null) {
-            throw new IOException("checkpoint lacks a dngo.sobol or dngo.trained line");
-        }
-        sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        int count = Integer.parseInt(t.get(0)[1]);
-        if (count > observations().size()) {
-            throw new IOException("checkpoint says the network was trained on " + count + " observations, it holds "
-                    + observations().size());
-        }
-        network = null;
-        trainedOn = 0;
-        if (count >= 0) {
-            train(count);
-        }
     }
 
     // ------------------------------------------------------------------------------- for tests

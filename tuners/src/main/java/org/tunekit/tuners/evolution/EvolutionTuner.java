@@ -44,7 +44,7 @@ final class EvolutionTuner extends UnitCubeTuner {
     private UnitNeighbourhood neighbourhood;
 
     EvolutionTuner(OptimizeMode mode, int populationSize, long seed) {
-        super("Evolution", mode, seed);
+        super(mode, seed);
         this.populationSize = populationSize;
     }
 

@@ -3,23 +3,24 @@ package org.tunekit.tuners.gp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
-import org.tunekit.tuners.unitcube.UnitCubeTuner;
 import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
 
 /**
  * A Gaussian process surrogate of the standardised loss on {@link FeatureMap} inputs, with the
  * schedule of its hyper-parameter fits and the kriging believer for pending points.
  *
- * <p>The hyper-parameters are refitted by maximum a posteriori whenever the number of training points
- * has grown by an eighth since the last fit, from the previous fit, the default and one random start,
- * on at most the {@value #MAX_FIT_POINTS} most recent points; in between they are reused.
+ * <p>The hyper-parameters are refitted by maximum a posteriori whenever the number of observations
+ * has grown by an eighth since the last fit ({@link #fitThrough}), from the previous fit (but
+ * for every {@value #CHAIN}th fit), the default and one random start, on at most the
+ * {@value #MAX_FIT_POINTS} most recent points; in between they are reused.
  */
 public final class GpSurrogate {
     private static final int FIT_ITERATIONS = 30;
     private static final int MAX_FIT_POINTS = 300;
+    /** How many fits of the schedule start one from the other before one starts afresh. */
+    private static final int CHAIN = 8;
     /** The most observations a posterior is built on (see {@link #modelPoints}). */
     public static final int MAX_POINTS = 400;
 
@@ -27,7 +28,10 @@ public final class GpSurrogate {
     private final MaternKernel kernel;
     private final double noise;
     private double[] theta;
-    private int fittedAt;
+    /** The schedule's index of {@link #theta}, -1 before the first fit. */
+    private int fittedIndex = -1;
+    /** A fit outside the schedule, used while the schedule has none. */
+    private double[] interim;
 
     /** An unfitted surrogate on the given inputs with the given kernel and noise variance. */
     public GpSurrogate(FeatureMap features, MaternKernel kernel, double noise) {
@@ -36,19 +40,68 @@ public final class GpSurrogate {
         this.noise = noise;
     }
 
+    /** The training set of a fit: inputs, oldest first, and standardised (possibly warped) losses. */
+    public record FitData(double[][] x, double[] y) {}
+
     /**
-     * Refits the hyper-parameters if the training set has grown enough since the last fit.
+     * Brings the hyper-parameters to the last fit of the schedule up to {@code count} observations.
+     * Fit {@code k} of the schedule is due at {@code s_k} observations: {@code s_0 = 2}, then
+     * {@code s_(k+1) = s_k + max(1, s_k / 8)}, so a fit each time the observations have grown by an
+     * eighth. It is made on the training set of the first {@code s_k} observations, from the
+     * default, one random start and (unless {@code k} is a multiple of {@value #CHAIN}) fit
+     * {@code k - 1}. So the hyper-parameters are a function of the observations alone, however often
+     * and at whatever counts this is called, and a tuner that replays its results makes at most
+     * {@value #CHAIN} fits to catch up.
      *
-     * @param x the inputs, oldest first
-     * @param y the standardised losses
-     * @param random the generator for the random start, given the number of training points; only
-     *     called when a fit happens
+     * @param count  the number of observations
+     * @param data   the training set of the first {@code s} observations
+     * @param random the generator for the random start of the fit at {@code s} observations
      */
-    public void refitIfDue(double[][] x, double[] y, IntFunction<SplittableRandom> random) {
-        int n = y.length;
-        if (theta != null && n - fittedAt < Math.max(1, fittedAt / 8)) {
-            return;
+    public void fitThrough(int count, IntFunction<FitData> data, IntFunction<SplittableRandom> random) {
+        int last = -1;
+        for (int k = 0, s = 2; s <= count; k++, s += Math.max(1, s / 8)) {
+            last = k;
         }
+        if (last > fittedIndex) {
+            int from = last / CHAIN * CHAIN;
+            int k = from;
+            int s = due(from);
+            if (fittedIndex >= from) {
+                k = fittedIndex + 1;
+                s = due(k);
+            }
+            for (; k <= last; k++, s += Math.max(1, s / 8)) {
+                if (k % CHAIN == 0) {
+                    theta = null; // a chain begins
+                }
+                FitData d = data.apply(s);
+                if (d.y().length >= 2) {
+                    theta = fit(d.x(), d.y(), theta, random.apply(s));
+                }
+            }
+            fittedIndex = last;
+        }
+        interim = null;
+        if (theta == null) {
+            // no fit since the chain began had two usable losses: one for now, which no later fit starts from
+            FitData d = data.apply(count);
+            if (d.y().length >= 2) {
+                interim = fit(d.x(), d.y(), null, random.apply(count));
+            }
+        }
+    }
+
+    /** {@code s_k}, the number of observations at which fit {@code k} is due. */
+    private static int due(int k) {
+        int s = 2;
+        for (int i = 0; i < k; i++) {
+            s += Math.max(1, s / 8);
+        }
+        return s;
+    }
+
+    private double[] fit(double[][] x, double[] y, double[] previous, SplittableRandom rng) {
+        int n = y.length;
         if (n > MAX_FIT_POINTS) {
             // the hyper-parameters are fitted on the most recent points only, which bounds a fit's cost
             x = Arrays.copyOfRange(x, n - MAX_FIT_POINTS, n);
@@ -56,24 +109,22 @@ public final class GpSurrogate {
         }
         GaussianProcess gp = new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, noise);
         List<double[]> starts = new ArrayList<>();
-        if (theta != null) {
-            starts.add(theta);
+        if (previous != null) {
+            starts.add(previous);
         }
         starts.add(GaussianProcess.defaultTheta(features.groups()));
-        SplittableRandom rng = random.apply(n);
         double[] start = new double[features.groups() + 1];
         start[0] = rng.nextDouble(-1, 1);
         for (int g = 1; g < start.length; g++) {
             start[g] = rng.nextDouble(Math.log(0.05), Math.log(2));
         }
         starts.add(start);
-        theta = gp.fit(starts, FIT_ITERATIONS);
-        fittedAt = n;
+        return gp.fit(starts, FIT_ITERATIONS);
     }
 
     /** The posterior given the training points with the current hyper-parameters, or {@code null} if it cannot be built. */
     public GaussianProcess.Posterior posterior(double[][] x, double[] y) {
-        return new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, noise).posterior(theta);
+        return new GaussianProcess(x, y, features.groupOf(), features.groups(), kernel, noise).posterior(current());
     }
 
     /** A posterior that takes pending points into account, and the incumbent standardised loss. */
@@ -117,30 +168,12 @@ public final class GpSurrogate {
 
     /** The fitted hyper-parameters, or {@code null} before the first fit (a copy). */
     public double[] theta() {
-        return theta == null ? null : theta.clone();
+        double[] t = current();
+        return t == null ? null : t.clone();
     }
 
-    /** Adds the fit to a checkpoint: the lines {@code <prefix>.fitted} and {@code <prefix>.theta}. */
-    public void writeState(String prefix, List<String> lines) {
-        lines.add(prefix + ".fitted " + fittedAt);
-        lines.add(prefix + ".theta " + UnitCubeTuner.vector(theta));
-    }
-
-    /**
-     * Restores the fit from the lines {@link #writeState} wrote.
-     *
-     * @return {@code false}, and nothing restored, when either line is missing
-     */
-    public boolean readState(String prefix, Map<String, List<String[]>> lines) {
-        List<String[]> f = lines.get(prefix + ".fitted");
-        List<String[]> t = lines.get(prefix + ".theta");
-        if (f == null || t == null) {
-            return false;
-        }
-        String[] w = t.get(0);
-        fittedAt = Integer.parseInt(f.get(0)[1]);
-        theta = UnitCubeTuner.parseVector(w, 1, w.length);
-        return true;
+    private double[] current() {
+        return theta != null ? theta : interim;
     }
 
     /**

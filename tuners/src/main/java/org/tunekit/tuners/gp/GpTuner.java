@@ -1,11 +1,9 @@
 package org.tunekit.tuners.gp;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.hipparchus.special.Erf;
@@ -30,13 +28,15 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * closer to Gaussian by {@link OutputWarping}. Kernel: Matérn with smoothness {@code nu}, an amplitude and one length-scale per
  * parameter, noise variance {@code alpha}; hyper-parameters are refitted by maximum a posteriori
  * whenever the number of observations has grown by an eighth since the last fit (so about
- * 8 ln(n) fits in a run of n trials), from the previous fit, the default and one random start,
- * on at most the 300 most recent model points. The model holds every observation up to 400 of them;
+ * 8 ln(n) fits in a run of n trials, each on the observations up to its point, see
+ * {@link GpSurrogate#fitThrough}: a tuner that replays results makes the same fits), from the
+ * previous fit, the default and one random start, on at most the 300 most recent model points. The model holds every observation up to 400 of them;
  * beyond that, the best 100 and the most recent 300, so a suggestion's cost stays bounded however
  * long the experiment runs or however much data is imported.
  *
- * <p>Suggestions: the first {@code cold_start_num} are points of a scrambled Sobol sequence. Then
- * {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
+ * <p>Suggestions: the first {@code cold_start_num} of the history (results plus pending
+ * suggestions) are points of a scrambled Sobol sequence, suggestion {@code k} its point
+ * {@code k}. Then {@code min(selection_num_warm_up, 1000)} candidates (three quarters uniform, a quarter near the
  * best observations; in more than {@value #LOCAL_DIMENSIONS} dimensions, every second one is
  * replaced by the incumbent with a few coordinates moved, see {@link #perturbed}) are scored by the acquisition ({@code utility}: expected improvement with
  * margin {@code xi}, probability of improvement with margin {@code xi}, or the confidence bound
@@ -75,7 +75,7 @@ final class GpTuner extends UnitCubeTuner {
 
     GpTuner(OptimizeMode mode, long seed, Utility utility, double kappa, double xi, MaternKernel kernel, double alpha,
             int coldStart, int warmUp, int startingPoints, Boolean warping) {
-        super("GPTuner", mode, seed);
+        super(mode, seed);
         this.utility = utility;
         this.kappa = kappa;
         this.xi = xi;
@@ -131,7 +131,7 @@ final class GpTuner extends UnitCubeTuner {
         }
         TrainingData data = data();
         if (data.size() < 2 || data.size() + pending().size() < coldStart || dimension() == 0) {
-            return sobol.next();
+            return sobol.point(historySize() + attempt);
         }
         if (attempt == 0) {
             ranked = rank(data, rng);
@@ -139,12 +139,23 @@ final class GpTuner extends UnitCubeTuner {
         return attempt < ranked.size() ? ranked.get(attempt) : null;
     }
 
-    /** Scores candidates and returns the best distinct ones, best first. */
-    private List<double[]> rank(TrainingData data, SplittableRandom rng) {
+    /** The model's targets: the standardised losses, warped when {@code output_warping} says so. */
+    private double[] targets(TrainingData data) {
         // the margin xi is in the metric's units, which a warping would not keep
         boolean warp = warping != null ? warping : dimension() > LOCAL_DIMENSIONS;
-        double[] y = warp && xi == 0 ? OutputWarping.leastSkewed(data.y()) : data.y();
-        model.refitIfDue(data.x(), y, n -> rngFor(FIT_STREAM, n));
+        return warp && xi == 0 ? OutputWarping.leastSkewed(data.y()) : data.y();
+    }
+
+    /** The training set of the hyper-parameter fit at the first {@code count} observations. */
+    private GpSurrogate.FitData fitData(int count) {
+        TrainingData d = TrainingData.of(observations().subList(0, count), GpSurrogate::modelPoints, features::features);
+        return new GpSurrogate.FitData(d.x(), targets(d));
+    }
+
+    /** Scores candidates and returns the best distinct ones, best first. */
+    private List<double[]> rank(TrainingData data, SplittableRandom rng) {
+        double[] y = targets(data);
+        model.fitThrough(observations().size(), this::fitData, n -> rngFor(FIT_STREAM, n));
         GaussianProcess.Posterior posterior = model.posterior(data.x(), y);
         if (posterior == null) {
             return List.of();
@@ -198,7 +209,7 @@ final class GpTuner extends UnitCubeTuner {
      * coordinates at a time, as trust-region methods do.
      */
     static double[] perturbed(Observation best, int k, int d, SplittableRandom rng) {
-        double[] centre = best.raw() != null ? best.raw() : best.unit();
+        double[] centre = best.unit();
         double sd = PERTURBATION_STEPS[k % PERTURBATION_STEPS.length];
         double probability = Math.min(1, 10.0 / d);
         double[] u = new double[d];
@@ -244,26 +255,6 @@ final class GpTuner extends UnitCubeTuner {
 
     private static double normalCdf(double z) {
         return 0.5 * Erf.erfc(-z / Math.sqrt(2));
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("gp.sobol " + sobol.index());
-        model.writeState("gp", lines);
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        features = new FeatureMap(encoded());
-        sobol = new ScrambledSobol(dimension(), seed());
-        model = new GpSurrogate(features, kernel, alpha);
-        List<String[]> s = lines.get("gp.sobol");
-        if (s == null || !model.readState("gp", lines)) {
-            throw new IOException("checkpoint lacks a gp.sobol, gp.fitted or gp.theta line");
-        }
-        sobol.skipTo(Long.parseLong(s.get(0)[1]));
     }
 
     // ------------------------------------------------------------------------------- for tests

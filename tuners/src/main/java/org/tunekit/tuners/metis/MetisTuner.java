@@ -1,11 +1,9 @@
 package org.tunekit.tuners.metis;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.hipparchus.special.Erf;
@@ -29,9 +27,11 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * <p>Model: a Gaussian process with a Matérn 5/2 kernel on the {@link FeatureMap} inputs and the
  * standardised losses ({@code +inf} counts as the worst finite loss, {@code NaN} and {@code -inf}
  * are left out). Its hyper-parameters are refitted whenever the number of observations has grown by
- * an eighth and reused in between.
+ * an eighth and reused in between, each fit on the observations up to its point
+ * ({@link GpSurrogate#fitThrough}), so a fresh tuner that replays the results makes the same fits.
  *
- * <p>The first {@code cold_start_num} suggestions are scrambled Sobol points. Afterwards each round
+ * <p>The first {@code cold_start_num} suggestions of the history (results plus pending suggestions)
+ * are scrambled Sobol points, suggestion {@code k} the sequence's point {@code k}. Afterwards each round
  * screens {@code min(selection_num_starting_points, 1000)} points (half uniform, a quarter near
  * the best observations, a quarter equal to one of them but for one coordinate drawn anew) with
  * one prediction each, and builds up to three kinds of candidate:
@@ -85,7 +85,7 @@ final class MetisTuner extends UnitCubeTuner {
 
     MetisTuner(OptimizeMode mode, long seed, boolean noResampling, boolean noCandidates, int startingPoints, int coldStart,
             double explorationProbability) {
-        super("MetisTuner", mode, seed);
+        super(mode, seed);
         this.noResampling = noResampling;
         this.noCandidates = noCandidates;
         this.startingPoints = startingPoints;
@@ -133,7 +133,7 @@ final class MetisTuner extends UnitCubeTuner {
         }
         TrainingData data = data();
         if (data.size() < 2 || data.size() + pending().size() < coldStart || dimension() == 0) {
-            return sobol.next();
+            return sobol.point(historySize() + attempt);
         }
         if (attempt == 0) {
             ranked = rank(data, rng);
@@ -148,7 +148,10 @@ final class MetisTuner extends UnitCubeTuner {
     private record Scored(double[] point, double mean, double variance, double ei) {}
 
     private List<double[]> rank(TrainingData data, SplittableRandom rng) {
-        model.refitIfDue(data.x(), data.y(), n -> rngFor(FIT_STREAM, n));
+        model.fitThrough(observations().size(), count -> {
+            TrainingData d = TrainingData.of(observations().subList(0, count), GpSurrogate::modelPoints, features::features);
+            return new GpSurrogate.FitData(d.x(), d.y());
+        }, n -> rngFor(FIT_STREAM, n));
         GaussianProcess.Posterior posterior = model.posterior(data.x(), data.y());
         if (posterior == null) {
             return List.of();
@@ -298,7 +301,7 @@ final class MetisTuner extends UnitCubeTuner {
             if (alreadyResampled(obs, data.from())) {
                 continue;
             }
-            double[] centre = obs.raw() != null ? obs.raw() : obs.unit();
+            double[] centre = obs.unit();
             double[] u = new double[d];
             for (int j = 0; j < d; j++) {
                 double c = Double.isNaN(centre[j]) ? rng.nextDouble() : centre[j];
@@ -352,26 +355,6 @@ final class MetisTuner extends UnitCubeTuner {
         double improvement = incumbent - mean;
         double z = improvement / sd;
         return improvement * 0.5 * Erf.erfc(-z / Math.sqrt(2)) + sd * Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("metis.sobol " + sobol.index());
-        model.writeState("metis", lines);
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        features = new FeatureMap(encoded());
-        sobol = new ScrambledSobol(dimension(), seed());
-        model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
-        List<String[]> s = lines.get("metis.sobol");
-        if (s == null || !model.readState("metis", lines)) {
-            throw new IOException("checkpoint lacks a metis.sobol, metis.fitted or metis.theta line");
-        }
-        sobol.skipTo(Long.parseLong(s.get(0)[1]));
     }
 
     // ------------------------------------------------------------------------------- for tests

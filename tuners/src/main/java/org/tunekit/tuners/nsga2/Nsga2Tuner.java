@@ -1,6 +1,5 @@
 package org.tunekit.tuners.nsga2;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,6 +13,7 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.objectives.Pareto;
 import org.tunekit.sdk.space.EncodedSpace;
+import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
 
 /**
@@ -21,7 +21,9 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * Algorithm: NSGA-II") over the unit cube of the encoded search space, made to work one trial at a
  * time.
  *
- * <p>The first {@code population_size} suggestions are uniform random points. After that every
+ * <p>The first {@code population_size} suggestions of the history (results plus pending
+ * suggestions) are points of a scrambled Sobol sequence (suggestion {@code k} its point {@code k}),
+ * which spread the initial population more evenly than uniform draws. After that every
  * suggestion is one child: the <em>population</em> is the best {@code population_size} of all
  * completed trials, taken front by front in order of non-domination rank and, within the front that
  * does not fit whole, by largest crowding distance (the elitist (mu + lambda) selection of the
@@ -39,6 +41,10 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * {@code population_size} (default {@value #DEFAULT_POPULATION}), {@code crossover_prob} (0.9),
  * {@code mutation_prob}, {@code eta_crossover} (20), {@code eta_mutation} (20). A result without an
  * objective's key is refused with an error naming the trial and the key.
+ *
+ * <p>Resume: the population is recomputed from the results and their loss vectors, and the phase
+ * from the history, so a fresh tuner given the results through {@code importData} continues
+ * exactly.
  */
 final class Nsga2Tuner extends UnitCubeTuner {
     static final int DEFAULT_POPULATION = 20;
@@ -52,6 +58,8 @@ final class Nsga2Tuner extends UnitCubeTuner {
 
     /** Every observed set's loss vector, by its canonical parameter set. */
     private final Map<Parameters, double[]> losses = new HashMap<>();
+    /** The initial population's points: suggestion {@code k} of the history takes point {@code k}. */
+    private ScrambledSobol initialDesign;
     /** The vector of the result being handed to the base class, for {@link #observed}. */
     private double[] arriving;
 
@@ -63,7 +71,7 @@ final class Nsga2Tuner extends UnitCubeTuner {
 
     private Nsga2Tuner(Objectives objectives, long seed, int populationSize, double crossoverProbability, double mutationProbability,
                        double etaCrossover, double etaMutation) {
-        super("NSGA2", OptimizeMode.MINIMIZE, seed);
+        super(OptimizeMode.MINIMIZE, seed);
         this.objectives = objectives;
         this.populationSize = populationSize;
         this.crossoverProbability = crossoverProbability;
@@ -115,7 +123,7 @@ final class Nsga2Tuner extends UnitCubeTuner {
     }
 
     @Override
-    protected void observed(Observation observation, Proposal proposal) {
+    protected void observed(Observation observation) {
         if (arriving != null) {
             losses.put(observation.parameters(), arriving);
         }
@@ -125,6 +133,7 @@ final class Nsga2Tuner extends UnitCubeTuner {
     protected void spaceChanged(EncodedSpace space) {
         losses.keySet().retainAll(observations().stream().map(Observation::parameters).toList());
         populationFor = -1;
+        initialDesign = new ScrambledSobol(space.size(), seed());
     }
 
     // ------------------------------------------------------------------ the population
@@ -197,12 +206,8 @@ final class Nsga2Tuner extends UnitCubeTuner {
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
         int d = dimension();
         updatePopulation();
-        if (parentUnits.size() < 2 || (step() <= populationSize && parentUnits.size() < populationSize)) {
-            double[] u = new double[d];
-            for (int i = 0; i < d; i++) {
-                u[i] = rng.nextDouble();
-            }
-            return u;
+        if (parentUnits.size() < 2 || (historySize() < populationSize && parentUnits.size() < populationSize)) {
+            return initialDesign.point(historySize() + attempt);
         }
         int first = tournament(rng);
         int second = tournament(rng);
@@ -270,40 +275,5 @@ final class Nsga2Tuner extends UnitCubeTuner {
             delta = 1 - Math.pow(2 * (1 - u) + 2 * (u - 0.5) * Math.pow(xy, etaMutation + 1), power);
         }
         return Math.max(0, Math.min(1, v + delta));
-    }
-
-    // ------------------------------------------------------------------ checkpoints
-
-    @Override
-    protected void writeState(List<String> lines) {
-        List<Observation> all = observations();
-        for (int i = 0; i < all.size(); i++) {
-            double[] v = losses.get(all.get(i).parameters());
-            if (v != null) {
-                StringBuilder sb = new StringBuilder("nsga2.losses ").append(i);
-                for (double x : v) {
-                    sb.append(' ').append(x);
-                }
-                lines.add(sb.toString());
-            }
-        }
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        losses.clear();
-        populationFor = -1;
-        List<Observation> all = observations();
-        for (String[] f : lines.getOrDefault("nsga2.losses", List.of())) {
-            int i = Integer.parseInt(f[1]);
-            if (i < 0 || i >= all.size() || f.length != 2 + objectives.size()) {
-                throw new IOException("checkpoint line 'nsga2.losses " + f[1] + " ...' does not match the observations");
-            }
-            double[] v = new double[objectives.size()];
-            for (int k = 0; k < v.length; k++) {
-                v[k] = Double.parseDouble(f[2 + k]);
-            }
-            losses.put(all.get(i).parameters(), v);
-        }
     }
 }

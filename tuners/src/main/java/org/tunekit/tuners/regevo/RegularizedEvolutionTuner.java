@@ -44,7 +44,7 @@ final class RegularizedEvolutionTuner extends UnitCubeTuner {
     private UnitNeighbourhood neighbourhood;
 
     RegularizedEvolutionTuner(OptimizeMode mode, int populationSize, int sampleSize, long seed) {
-        super("RegularizedEvolutionTuner", mode, seed);
+        super(mode, seed);
         this.populationSize = populationSize;
         this.sampleSize = sampleSize;
     }

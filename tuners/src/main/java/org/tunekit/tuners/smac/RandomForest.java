@@ -71,6 +71,28 @@ final class RandomForest {
         }
     }
 
+    /** A copy of every leaf's weight, sum and sum of squares, for {@link #restoreLeaves}. */
+    double[][][] saveLeaves() {
+        double[][][] saved = new double[forest.length][][];
+        for (int t = 0; t < forest.length; t++) {
+            Tree tree = forest[t];
+            saved[t] = new double[][] {tree.count.clone(), tree.sum.clone(), tree.squares.clone()};
+        }
+        return saved;
+    }
+
+    /**
+     * Puts back the leaf statistics {@link #saveLeaves} copied, bit for bit (taking samples out
+     * with negative weights would leave rounding behind).
+     */
+    void restoreLeaves(double[][][] saved) {
+        for (int t = 0; t < forest.length; t++) {
+            forest[t].count = saved[t][0];
+            forest[t].sum = saved[t][1];
+            forest[t].squares = saved[t][2];
+        }
+    }
+
     /**
      * Adds a sample to the leaf it falls into in each tree.
      *

@@ -1,11 +1,9 @@
 package org.tunekit.tuners.smac;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.ClassArguments;
@@ -41,12 +39,13 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * again for every suggestion. Beyond that it is grown again only when the number of results has
  * grown by a tenth since the last growth; results in between are added to the leaves they fall in,
  * each tree counting a result a Poisson(1) number of times (the online form of the bootstrap). Every
- * state of the forest is a function of the seed and the results in order, so a restored tuner
- * rebuilds the same forest.
+ * state of the forest is a function of the seed and the results in order, so a tuner that replays
+ * the results rebuilds the same forest (the liars of pending suggestions are taken out again bit
+ * for bit).
  *
  * <p><b>Suggestions.</b> The first {@code n_startup_jobs} (results plus pending suggestions) are
- * points of a scrambled Sobol sequence. After that, every {@code random_interleave}-th suggestion
- * is a uniform random point (the paper interleaves one random configuration with each model-based
+ * points of a scrambled Sobol sequence, suggestion {@code k} of the history its point {@code k}.
+ * After that, every {@code random_interleave}-th suggestion of the history is a uniform random point (the paper interleaves one random configuration with each model-based
  * one, k = 2; the default here is 10, which finds better points within the 100-trial budget of the
  * benchmark suite; 0 turns it off). The
  * others maximise the expected improvement of the forest's prediction over the best loss: {@value
@@ -103,7 +102,7 @@ final class SmacTuner extends UnitCubeTuner {
     private double baseScale;
 
     SmacTuner(OptimizeMode mode, long seed, int trees, int startupJobs, int randomInterleave, boolean logTransform) {
-        super("SMAC", mode, seed);
+        super(mode, seed);
         this.trees = trees;
         this.startupJobs = startupJobs;
         this.randomInterleave = randomInterleave;
@@ -200,9 +199,9 @@ final class SmacTuner extends UnitCubeTuner {
             return new double[0];
         }
         if (rowY.size() < 2 || observations().size() + pending().size() < startupJobs) {
-            return sobol.next();
+            return sobol.point(historySize() + attempt);
         }
-        long index = step() - 1;
+        long index = historySize();
         if (randomInterleave >= 2 && index % randomInterleave == randomInterleave - 1) {
             return uniform(rng, d);
         }
@@ -247,6 +246,8 @@ final class SmacTuner extends UnitCubeTuner {
 
     private double modelLow;
     private double modelScale;
+    /** The grown forest's leaves before the liars of the current suggestion were added to them. */
+    private double[][][] leavesWithoutLiars;
 
     /** The forest over the results with the pending suggestions as liars (taken out again by {@link #rank}). */
     private RandomForest model(List<double[]> liars, double lie) {
@@ -301,6 +302,7 @@ final class SmacTuner extends UnitCubeTuner {
             base.add(rowX.get(baseAdded), target(rowY.get(baseAdded), baseLow, baseScale), weights);
         }
         Arrays.fill(weights, 1);
+        leavesWithoutLiars = liars.isEmpty() ? null : base.saveLeaves();
         for (double[] liar : liars) {
             base.add(liar, target(lie, baseLow, baseScale), weights);
         }
@@ -336,13 +338,10 @@ final class SmacTuner extends UnitCubeTuner {
         try {
             return search(forest, rng);
         } finally {
-            if (forest == base && !liars.isEmpty()) {
-                double[] out = new double[trees];
-                Arrays.fill(out, -1);
-                for (double[] liar : liars) {
-                    base.add(liar, target(worstLoss, baseLow, baseScale), out);
-                }
+            if (forest == base && leavesWithoutLiars != null) {
+                base.restoreLeaves(leavesWithoutLiars);
             }
+            leavesWithoutLiars = null;
         }
     }
 
@@ -372,7 +371,7 @@ final class SmacTuner extends UnitCubeTuner {
         finite.sort((a, b) -> Double.compare(a.loss(), b.loss()));
         for (int i = 0; i < Math.min(STARTS_FROM_BEST, finite.size()); i++) {
             Observation o = finite.get(i);
-            double[] centre = o.raw() != null ? o.raw().clone() : o.unit().clone();
+            double[] centre = o.unit().clone();
             for (int j = 0; j < d; j++) {
                 if (Double.isNaN(centre[j])) {
                     centre[j] = rng.nextDouble();
@@ -478,24 +477,6 @@ final class SmacTuner extends UnitCubeTuner {
         double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
         double r = poly * Math.exp(-z * z);
         return x >= 0 ? r : 2 - r;
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("smac.sobol " + sobol.index());
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        List<String[]> s = lines.get("smac.sobol");
-        if (s == null) {
-            throw new IOException("checkpoint lacks a smac.sobol line");
-        }
-        sobol = new ScrambledSobol(dimension(), seed());
-        sobol.skipTo(Long.parseLong(s.get(0)[1]));
-        setUpFeatures(encoded());
     }
 
     // ------------------------------------------------------------------------------- for tests

@@ -1,8 +1,5 @@
 package org.tunekit.tuners.sobol;
 
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.OptimizeMode;
@@ -16,14 +13,16 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * mapped through {@code fromUnit} and {@code decode}. Points that decode to a set already known are
  * skipped. Nested parameters take coordinates of their own, read only when their option is chosen.
  * Results are not used for the suggestions (the sequence is fixed by the seed), but they and
- * imported data count as known sets. Class arguments: {@code optimize_mode}, {@code seed}, and
+ * imported data count as known sets. Suggestion number {@code k} of the history (results plus
+ * pending suggestions) is point {@code k} of the sequence, or a later one when that decodes to a
+ * known set, so a tuner that replays the results continues where the other left off. Class arguments: {@code optimize_mode}, {@code seed}, and
  * {@code objectives} (checked, not used: Sobol is a baseline of multi-objective experiments).
  */
 final class SobolTuner extends UnitCubeTuner {
     private ScrambledSobol sequence;
 
     SobolTuner(OptimizeMode mode, long seed) {
-        super("Sobol", mode, seed);
+        super(mode, seed);
     }
 
     static SobolTuner create(ClassArguments arguments) {
@@ -40,21 +39,6 @@ final class SobolTuner extends UnitCubeTuner {
 
     @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
-        return sequence.next();
-    }
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("sobol.index " + sequence.index());
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        sequence = new ScrambledSobol(dimension(), seed());
-        List<String[]> index = lines.get("sobol.index");
-        if (index == null) {
-            throw new IOException("checkpoint has no sobol.index line");
-        }
-        sequence.skipTo(Long.parseLong(index.get(0)[1]));
+        return sequence.point(historySize() + attempt);
     }
 }

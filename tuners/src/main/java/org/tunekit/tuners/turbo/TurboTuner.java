@@ -1,12 +1,9 @@
 package org.tunekit.tuners.turbo;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.hipparchus.special.Erf;
@@ -45,13 +42,20 @@ import org.tunekit.tuners.unitcube.UnitKey;
  * suggestions enter the model with their predicted mean as value (kriging believer), which spreads
  * a batch out.
  *
- * <p>Trust region: a result of a trust-region suggestion that improves on the region's best by more
- * than 1e-3 of its magnitude is a success, any other a failure. After {@code success_tolerance}
- * successes in a row {@code L} doubles (up to {@code max_length}); after {@code failure_tolerance}
- * failures in a row (default {@code max(4, min(d, 10))}: the paper's {@code d} capped so that a
- * budget of a hundred trials sees the region shrink) it halves. When it falls below {@code min_length}
- * the region restarts: a new Sobol design and a new model that ignores the older observations
- * (they stay known, so none is suggested again).
+ * <p>Trust region: a result that arrives when the region already holds
+ * {@code max(2, initial_points)} observations (one the region's initial design does not account
+ * for) is a success when it improves on the region's best by more than 1e-3 of its magnitude, else
+ * a failure. After {@code success_tolerance} successes in a row {@code L} doubles (up to
+ * {@code max_length}); after {@code failure_tolerance} failures in a row (default
+ * {@code max(4, min(d, 10))}: the paper's {@code d} capped so that a budget of a hundred trials sees
+ * the region shrink) it halves. When it falls below {@code min_length} the region restarts: a new
+ * Sobol design and a new model that ignores the older observations (they stay known, so none is
+ * suggested again).
+ *
+ * <p>Resume: the region (its start, length, counters and restarts), the model's fits and the
+ * Sobol point of a suggestion (the number of the region's observations plus pending suggestions)
+ * all follow from the results in order, so a fresh tuner given them through {@code importData}
+ * continues exactly. An imported or customized result counts for the region like any other.
  *
  * <p>Cost: the model holds at most {@link GpSurrogate#MAX_POINTS} observations of the region
  * ({@link GpSurrogate#modelPoints}), and the candidates are at most {@value #MAX_CANDIDATES}.
@@ -83,14 +87,11 @@ final class TurboTuner extends UnitCubeTuner {
     private int restarts;
     /** Index in {@link #observations()} of the first observation of the current region. */
     private int regionStart;
-    /** The ids of pending suggestions that came from the trust region (their results update it). */
-    private final Set<Long> regionIds = new LinkedHashSet<>();
-    private boolean lastFromRegion;
     private List<double[]> ranked = List.of();
 
     private TurboTuner(OptimizeMode mode, long seed, int initialPoints, int candidates, int successTolerance, int failureTolerance,
             double initialLength, double minLength, double maxLength, boolean warping) {
-        super("TuRBO", mode, seed);
+        super(mode, seed);
         this.initialPoints = initialPoints;
         this.candidates = candidates;
         this.successTolerance = successTolerance;
@@ -156,7 +157,6 @@ final class TurboTuner extends UnitCubeTuner {
         length = initialLength;
         successes = 0;
         failures = 0;
-        regionIds.clear();
         model = new GpSurrogate(features, MaternKernel.FIVE_HALVES, NOISE);
         sobol = new ScrambledSobol(dimension(), rngFor(SOBOL_STREAM, restarts).nextLong());
     }
@@ -170,39 +170,32 @@ final class TurboTuner extends UnitCubeTuner {
 
     @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
-        lastFromRegion = false;
         if (attempt == 0) {
             ranked = List.of();
         }
         if (dimension() == 0) {
-            return sobol.next();
+            return sobol.point(attempt);
         }
         TrainingData data = TrainingData.of(region(), GpSurrogate::modelPoints, features::features);
         if (data.size() < 2 || data.size() + pending().size() < initialPoints()) {
-            return sobol.next();
+            return sobol.point(region().size() + pending().size() + attempt);
         }
         if (attempt == 0) {
             ranked = rank(data, rng);
         }
-        if (attempt < ranked.size()) {
-            lastFromRegion = true;
-            return ranked.get(attempt);
-        }
-        return null;
+        return attempt < ranked.size() ? ranked.get(attempt) : null;
     }
 
-    @Override
-    protected void proposalAccepted(Proposal proposal) {
-        if (lastFromRegion) {
-            regionIds.add(proposal.parameterId());
-        }
-        lastFromRegion = false;
+    /** The model's training set on the first {@code count} observations of the region. */
+    private GpSurrogate.FitData fitData(int count) {
+        TrainingData d = TrainingData.of(region().subList(0, count), GpSurrogate::modelPoints, features::features);
+        return new GpSurrogate.FitData(d.x(), warping ? OutputWarping.leastSkewed(d.y()) : d.y());
     }
 
     /** The candidates of the trust region by expected improvement, best first, distinct sets only. */
     private List<double[]> rank(TrainingData data, SplittableRandom rng) {
         double[] y = warping ? OutputWarping.leastSkewed(data.y()) : data.y();
-        model.refitIfDue(data.x(), y, n -> rngFor(FIT_STREAM, restarts, n));
+        model.fitThrough(region().size(), this::fitData, n -> rngFor(FIT_STREAM, restarts, n));
         GaussianProcess.Posterior posterior = model.posterior(data.x(), y);
         if (posterior == null) {
             return List.of();
@@ -264,7 +257,7 @@ final class TurboTuner extends UnitCubeTuner {
         double[] c = o.unit().clone();
         for (int j = 0; j < c.length; j++) {
             if (Double.isNaN(c[j])) {
-                c[j] = o.raw() != null && !Double.isNaN(o.raw()[j]) ? o.raw()[j] : 0.5;
+                c[j] = 0.5;
             }
         }
         return c;
@@ -305,12 +298,12 @@ final class TurboTuner extends UnitCubeTuner {
     // ------------------------------------------------------------------------------- trust region
 
     @Override
-    protected void observed(Observation observation, Proposal proposal) {
-        if (proposal == null || !regionIds.remove(proposal.parameterId())) {
-            return;
+    protected void observed(Observation observation) {
+        List<Observation> region = region();
+        if (region.size() - 1 < Math.max(2, initialPoints())) {
+            return; // a result of the region's initial design
         }
         double best = Double.POSITIVE_INFINITY;
-        List<Observation> region = region();
         for (int i = 0; i < region.size() - 1; i++) {
             double loss = region.get(i).loss();
             if (!Double.isNaN(loss)) {
@@ -338,46 +331,6 @@ final class TurboTuner extends UnitCubeTuner {
             restarts++;
             startRegion(observations().size());
         }
-    }
-
-    @Override
-    protected void abandoned(Proposal proposal) {
-        regionIds.remove(proposal.parameterId());
-    }
-
-    // ------------------------------------------------------------------------------- checkpoint
-
-    @Override
-    protected void writeState(List<String> lines) {
-        lines.add("turbo.region " + hex(length) + " " + successes + " " + failures + " " + restarts + " " + regionStart);
-        lines.add("turbo.sobol " + sobol.index());
-        StringBuilder ids = new StringBuilder("turbo.ids");
-        regionIds.forEach(id -> ids.append(' ').append(id));
-        lines.add(ids.toString());
-        model.writeState("turbo", lines);
-    }
-
-    @Override
-    protected void readState(Map<String, List<String[]>> lines) throws IOException {
-        List<String[]> r = lines.get("turbo.region");
-        List<String[]> s = lines.get("turbo.sobol");
-        List<String[]> ids = lines.get("turbo.ids");
-        if (r == null || s == null || ids == null) {
-            throw new IOException("checkpoint lacks a turbo.region, turbo.sobol or turbo.ids line");
-        }
-        String[] w = r.get(0);
-        restarts = Integer.parseInt(w[4]);
-        startRegion(Integer.parseInt(w[5]));
-        length = Double.parseDouble(w[1]);
-        successes = Integer.parseInt(w[2]);
-        failures = Integer.parseInt(w[3]);
-        for (int i = 1; i < ids.get(0).length; i++) {
-            regionIds.add(Long.parseLong(ids.get(0)[i]));
-        }
-        if (!model.readState("turbo", lines)) {
-            throw new IOException("checkpoint lacks a turbo.fitted or turbo.theta line");
-        }
-        sobol.skipTo(Long.parseLong(s.get(0)[1]));
     }
 
     // ------------------------------------------------------------------------------- for tests

@@ -34,8 +34,8 @@ public final class CandidatePoints {
     }
 
     /**
-     * A Gaussian step of standard deviation {@code sd} from the observation's point (its raw unit
-     * point when it has one), clamped to the cube.
+     * A Gaussian step of standard deviation {@code sd} from the observation's unit point, clamped to
+     * the cube.
      */
     public static double[] near(Observation o, double sd, int d, SplittableRandom rng) {
         double[] centre = centre(o);
@@ -113,6 +113,6 @@ public final class CandidatePoints {
     }
 
     private static double[] centre(Observation o) {
-        return o.raw() != null ? o.raw() : o.unit();
+        return o.unit();
     }
 }

@@ -78,6 +78,17 @@ public final class ScrambledSobol {
         index = target;
     }
 
+    /**
+     * Point {@code index} of the sequence: a function of the seed and the index alone, so that a
+     * tuner can take its point from its history rather than from how many it has drawn.
+     */
+    public double[] point(long index) {
+        if (index != this.index) {
+            skipTo(index);
+        }
+        return next();
+    }
+
     /** The next point. */
     public double[] next() {
         double[] u = new double[dimension];

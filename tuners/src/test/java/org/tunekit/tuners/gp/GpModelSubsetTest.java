@@ -18,7 +18,7 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner.Observation;
 class GpModelSubsetTest {
 
     private static Observation observation(long id, double loss) {
-        return new Observation(id, Parameters.of(Map.of()), new double[0], new double[0], null, loss);
+        return new Observation(Parameters.of(Map.of("id", id)), new double[0], loss);
     }
 
     @Test
@@ -31,7 +31,7 @@ class GpModelSubsetTest {
         }
         List<Observation> subset = GpSurrogate.modelPoints(all);
         assertThat(subset).hasSize(GpSurrogate.MAX_POINTS);
-        List<Long> ids = subset.stream().map(Observation::parameterId).toList();
+        List<Long> ids = subset.stream().map(o -> o.parameters().getLong("id")).toList();
         assertThat(ids).as("in their original order").isSorted();
         int best = GpSurrogate.MAX_POINTS / 4;
         for (long id = n / 2 - best; id < n / 2; id++) {

@@ -117,8 +117,8 @@ class GpTunerTest extends UnitCubeTunerContract {
 
     @Test
     void aboveSixParametersTheIncumbentsNeighbourhoodIsSearchedAlongAFewCoordinatesAtATime() {
-        UnitCubeTuner.Observation best = new UnitCubeTuner.Observation(-1, Parameters.of(Map.of()), new double[0],
-                new double[] {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, null, 1.0);
+        UnitCubeTuner.Observation best = new UnitCubeTuner.Observation(Parameters.of(Map.of()),
+                new double[] {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, 1.0);
         java.util.SplittableRandom rng = new java.util.SplittableRandom(3);
         int moved = 0;
         for (int k = 0; k < 300; k++) {

@@ -3,15 +3,12 @@ package org.tunekit.tuners.multiobjective;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.InvalidClassArgumentException;
@@ -37,10 +34,10 @@ class MultiObjectiveTunersTest {
     /**
      * Gives a multi-objective tuner the metric objects it needs under the test kit, which reports
      * plain numbers: a number v becomes {default: v, cost: (v - 0.3)^2 + |v|/10}, an objective at
-     * odds with the first near 0.3. It keeps no checkpoint, as MOTPE does not (see
-     * {@link WithCostAndCheckpoint} for NSGA2's).
+     * odds with the first near 0.3. It keeps no checkpoint, as neither MOTPE nor NSGA2 does: both
+     * resume by replay.
      */
-    private static class WithCost implements Tuner {
+    private static final class WithCost implements Tuner {
         final Tuner tuner;
 
         WithCost(Tuner tuner) {
@@ -89,39 +86,10 @@ class MultiObjectiveTunersTest {
 
     }
 
-    /**
-     * {@link WithCost} for a tuner that keeps a checkpoint of its own: the test kit, as the
-     * dispatcher, resumes a tuner from its checkpoint only when its class implements loadCheckpoint.
-     */
-    private static final class WithCostAndCheckpoint extends WithCost {
-        WithCostAndCheckpoint(Tuner tuner) {
-            super(tuner);
-        }
-
-        @Override
-        public void saveCheckpoint(Path directory) throws IOException {
-            tuner.saveCheckpoint(directory);
-        }
-
-        @Override
-        public void loadCheckpoint(Path directory) throws IOException {
-            tuner.loadCheckpoint(directory);
-        }
-    }
-
-    private static Tuner withCost(Tuner tuner) {
-        try {
-            boolean checkpoints = !tuner.getClass().getMethod("loadCheckpoint", Path.class).getDeclaringClass().isInterface();
-            return checkpoints ? new WithCostAndCheckpoint(tuner) : new WithCost(tuner);
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     private static TunerTestKit kit(TunerProvider provider, Map<String, Object> extra) {
         Map<String, Object> args = new LinkedHashMap<>(Map.of("seed", 7, "objectives", TWO));
         args.putAll(extra);
-        return TunerTestKit.forTuner(a -> withCost(provider.create(a))).withArguments(args);
+        return TunerTestKit.forTuner(a -> new WithCost(provider.create(a))).withArguments(args);
     }
 
     @Test
@@ -241,32 +209,6 @@ class MultiObjectiveTunersTest {
     void theSameSeedGivesTheSameRun() {
         for (TunerProvider p : List.of(new MotpeTunerProvider(), new Nsga2TunerProvider())) {
             assertThat(run(p, 3, 40, 4)).as(p.name()).isEqualTo(run(p, 3, 40, 4));
-        }
-    }
-
-    /** MOTPE keeps no checkpoint (it resumes by replay, see TpeTunerTest); NSGA2 does. */
-    @Test
-    void aCheckpointKeepsTheLossVectors(@TempDir Path dir) throws Exception {
-        for (TunerProvider p : List.of(new Nsga2TunerProvider())) {
-            Map<String, Object> args = Map.of("seed", 5, "objectives", List.of(Map.of("metric", "f1", "mode", "minimize"),
-                    Map.of("metric", "f2", "mode", "minimize")), "population_size", 5);
-            Tuner a = p.create(ClassArguments.of(args));
-            a.updateSearchSpace(zdtSpace(3));
-            for (long i = 0; i < 12; i++) {
-                Parameters x = a.generateParameters(i);
-                double[] f = zdt1(x, 3);
-                a.receiveTrialResult(new TrialResult(i, x, Metric.fromReported(Map.of("default", f[0], "f1", f[0], "f2", f[1])), false, "t" + i));
-                a.trialEnd(i, true);
-            }
-            Path d = dir.resolve(p.name());
-            java.nio.file.Files.createDirectories(d);
-            a.saveCheckpoint(d);
-            Tuner b = p.create(ClassArguments.of(args));
-            b.loadCheckpoint(d);
-            b.updateSearchSpace(zdtSpace(3));
-            for (long i = 12; i < 20; i++) {
-                assertThat(b.generateParameters(i)).as(p.name()).isEqualTo(a.generateParameters(i));
-            }
         }
     }
 }

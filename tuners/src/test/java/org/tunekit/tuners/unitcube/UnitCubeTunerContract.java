@@ -3,7 +3,6 @@ package org.tunekit.tuners.unitcube;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,7 +12,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.InvalidClassArgumentException;
@@ -228,44 +226,6 @@ public abstract class UnitCubeTunerContract {
     }
 
     @Test
-    void aRestoredTunerContinuesWithTheSameSuggestions(@TempDir Path dir) throws Exception {
-        SearchSpace space = allTypes();
-        Tuner original = create(8);
-        original.updateSearchSpace(space);
-        run(original, 14, 0, UnitCubeTunerContract::anyObjective);
-        List<Parameters> pendingBatch = original.generateMultipleParameters(List.of(20L, 21L, 22L));
-        original.saveCheckpoint(dir);
-
-        Tuner restored = create(8);
-        restored.loadCheckpoint(dir); // as the dispatcher does: before the search space arrives
-        restored.updateSearchSpace(space);
-
-        for (Tuner t : List.of(original, restored)) {
-            for (int i = 0; i < pendingBatch.size(); i++) {
-                Parameters p = pendingBatch.get(i);
-                t.receiveTrialResult(new TrialResult(20 + i, p, Metric.of(anyObjective(p)), false, null));
-            }
-        }
-        List<Parameters> a = run(original, 12, 30, UnitCubeTunerContract::anyObjective);
-        List<Parameters> b = run(restored, 12, 30, UnitCubeTunerContract::anyObjective);
-        assertThat(b).isEqualTo(a);
-    }
-
-    @Test
-    void aCheckpointLoadedAfterTheSpaceIsAppliedAtOnce(@TempDir Path dir) throws Exception {
-        SearchSpace space = square();
-        Tuner original = create(9);
-        original.updateSearchSpace(space);
-        run(original, 15, 0, UnitCubeTunerContract::quadratic);
-        original.saveCheckpoint(dir);
-        Tuner restored = create(12345);
-        restored.updateSearchSpace(space);
-        restored.loadCheckpoint(dir);
-        assertThat(run(restored, 8, 15, UnitCubeTunerContract::quadratic))
-                .isEqualTo(run(original, 8, 15, UnitCubeTunerContract::quadratic));
-    }
-
-    @Test
     void unknownAndMalformedArgumentsAreNamed() {
         assertThatThrownBy(() -> create(Map.of("sede", 1L)))
                 .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("sede");
@@ -296,25 +256,6 @@ public abstract class UnitCubeTunerContract {
         for (Parameters p : run(tuner, 12, 20, UnitCubeTunerContract::quadratic)) {
             assertThat(wider.violation(p)).isEmpty();
         }
-    }
-
-    @Test
-    void aCheckpointOfAnotherSpaceIsIgnoredAndAForeignFileRejected(@TempDir Path dir) throws Exception {
-        Tuner original = create(9);
-        original.updateSearchSpace(square());
-        run(original, 12, 0, UnitCubeTunerContract::quadratic);
-        original.saveCheckpoint(dir);
-
-        SearchSpace other = SearchSpace.builder().uniform("x", -2, 2).uniform("y", -1, 1).build();
-        Tuner restored = create(9);
-        restored.loadCheckpoint(dir);
-        restored.updateSearchSpace(other);
-        Tuner fresh = create(9);
-        fresh.updateSearchSpace(other);
-        assertThat(run(restored, 5, 0, UnitCubeTunerContract::quadratic)).isEqualTo(run(fresh, 5, 0, UnitCubeTunerContract::quadratic));
-
-        java.nio.file.Files.writeString(dir.resolve("state.txt"), "something else\n");
-        assertThatThrownBy(() -> create(9).loadCheckpoint(dir)).isInstanceOf(java.io.IOException.class).hasMessageContaining("line 1");
     }
 
     @Test
