@@ -12,6 +12,7 @@ import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.SuggestionRandom;
 import org.tunekit.tuners.common.SeenParameters;
 
 /**
@@ -88,14 +89,7 @@ final class RandomTuner implements Tuner {
 
     /** The generator of the draws for {@code parameterId}: a function of the seed and the id alone. */
     static SplittableRandom randomFor(long seed, long parameterId) {
-        return new SplittableRandom(mix(seed ^ mix(parameterId + 0x9e3779b97f4a7c15L)));
-    }
-
-    /** SplitMix64's finaliser: every bit of the result depends on every bit of {@code z}. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return SuggestionRandom.of(seed, parameterId);
     }
 
     /** Random search learns nothing from a result, but its point counts as seen, as an imported one's does. */

@@ -11,6 +11,7 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.SuggestionRandom;
 
 /**
  * The tree-structured Parzen estimator of Bergstra et al. (2011), "Algorithms for Hyper-Parameter
@@ -111,14 +112,7 @@ public final class TpeTuner implements Tuner {
      * alone, so that any instance with the same seed and history makes the same suggestion for it.
      */
     static RandomGenerator randomFor(long seed, long parameterId) {
-        return new SplittableRandom(mix(seed ^ mix(parameterId + 0x9e3779b97f4a7c15L)));
-    }
-
-    /** SplitMix64's finaliser: every bit of the result depends on every bit of {@code z}. */
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return SuggestionRandom.of(seed, parameterId);
     }
 
     /**

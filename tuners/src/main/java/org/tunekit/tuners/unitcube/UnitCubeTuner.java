@@ -13,6 +13,7 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.SuggestionRandom;
 
 /**
  * A tuner that proposes points of the unit cube of {@link EncodedSpace}; this class does the rest:
@@ -161,15 +162,9 @@ public abstract class UnitCubeTuner implements Tuner {
     protected final SplittableRandom rngFor(long... keys) {
         long h = seed ^ 0x6A09E667F3BCC909L;
         for (long k : keys) {
-            h = mix(h + 0x9E3779B97F4A7C15L * (k + 1));
+            h = SuggestionRandom.mix(h + 0x9E3779B97F4A7C15L * (k + 1));
         }
         return new SplittableRandom(h);
-    }
-
-    private static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
     }
 
     /**
