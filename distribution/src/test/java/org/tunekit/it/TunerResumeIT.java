@@ -125,8 +125,12 @@ class TunerResumeIT {
             p.send(Command.of(CommandType.TERMINATE));
             assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
         }
+        List<String> written;
+        try (Stream<Path> files = Files.list(checkpoints)) {
+            written = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
         assertThat(Files.exists(checkpoints.resolve("tuner")))
-                .as("%s keeps a checkpoint only when results cannot rebuild it", name).isEqualTo(name.equals("GridSearch"));
+                .as("%s keeps a checkpoint only when results cannot rebuild it: %s", name, written).isEqualTo(name.equals("GridSearch"));
     }
 
     private static void initialize(TunekitProcess p, String space, String name) throws Exception {
