@@ -34,6 +34,7 @@ final class SampleTuners {
         SearchSpace space;
         EncodedSpace encoded;
         final Set<String> seen = new HashSet<>();
+        private SplittableRandom stream;
 
         DrawingTuner(ClassArguments args) {
             args.requireOnly("seed", "optimize_mode");
@@ -48,6 +49,14 @@ final class SampleTuners {
 
         SplittableRandom rng(long parameterId) {
             return new SplittableRandom(seed * 1_000_003L + parameterId);
+        }
+
+        /** The next generator of one stream seeded at the first draw: what a resume restarts. */
+        final SplittableRandom nextOfOneStream() {
+            if (stream == null) {
+                stream = new SplittableRandom(seed);
+            }
+            return stream.split();
         }
 
         @Override
@@ -158,18 +167,13 @@ final class SampleTuners {
 
     /** Draws from one seeded stream but saves nothing in its checkpoint. */
     static final class ForgetfulTuner extends RandomTuner {
-        private SplittableRandom stream;
-
         ForgetfulTuner(ClassArguments args) {
             super(args);
         }
 
         @Override
         SplittableRandom rng(long parameterId) {
-            if (stream == null) {
-                stream = new SplittableRandom(seed);
-            }
-            return stream.split();
+            return nextOfOneStream();
         }
 
         @Override
@@ -206,18 +210,13 @@ final class SampleTuners {
 
     /** Keeps no checkpoint and draws every suggestion from one running stream, which a resume restarts. */
     static final class StreamReplayedTuner extends ReplayedTuner {
-        private SplittableRandom stream;
-
         StreamReplayedTuner(ClassArguments args) {
             super(args);
         }
 
         @Override
         SplittableRandom rng(long parameterId) {
-            if (stream == null) {
-                stream = new SplittableRandom(seed);
-            }
-            return stream.split();
+            return nextOfOneStream();
         }
     }
 

@@ -16,7 +16,7 @@ import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
-import org.tunekit.tuners.unitcube.UnitKey;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * DNGO (Snoek et al., ICML 2015) over the unit cube of the encoded space, so every parameter type

@@ -15,7 +15,7 @@ import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
-import org.tunekit.tuners.unitcube.UnitKey;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * Gaussian-process Bayesian optimisation over the unit cube of the encoded space.

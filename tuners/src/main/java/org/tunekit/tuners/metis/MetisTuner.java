@@ -18,7 +18,7 @@ import org.tunekit.tuners.unitcube.CandidatePoints;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
-import org.tunekit.tuners.unitcube.UnitKey;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * Metis (Li et al., USENIX ATC 2018) over the unit cube of the encoded space, so every parameter

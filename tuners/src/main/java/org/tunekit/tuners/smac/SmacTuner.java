@@ -11,7 +11,7 @@ import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
-import org.tunekit.tuners.unitcube.UnitKey;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * Sequential model-based algorithm configuration (SMAC): a random-forest surrogate, expected

@@ -1,8 +1,8 @@
 package org.tunekit.tuners.tpe;
 
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * Every encoded parameter set TPE has suggested or has a result for, so that none is suggested
@@ -10,30 +10,18 @@ import java.util.Set;
  * ({@link TpeSpace#normalise}) before they are added or looked up.
  */
 final class SeenVectors {
-    private final Set<Key> keys = new HashSet<>();
+    private final Set<UnitKey> keys = new HashSet<>();
 
     /** Adds a vector; returns true when it was not there before. */
     boolean add(double[] x) {
-        return keys.add(new Key(x.clone()));
+        return keys.add(new UnitKey(x.clone()));
     }
 
     boolean contains(double[] x) {
-        return keys.contains(new Key(x));
+        return keys.contains(new UnitKey(x));
     }
 
     int size() {
         return keys.size();
-    }
-
-    private record Key(double[] x) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(x, k.x);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(x);
-        }
     }
 }

@@ -19,7 +19,7 @@ import org.tunekit.tuners.gp.OutputWarping;
 import org.tunekit.tuners.unitcube.ScrambledSobol;
 import org.tunekit.tuners.unitcube.TrainingData;
 import org.tunekit.tuners.unitcube.UnitCubeTuner;
-import org.tunekit.tuners.unitcube.UnitKey;
+import org.tunekit.tuners.common.UnitKey;
 
 /**
  * Trust-region Bayesian optimisation with one trust region (TuRBO-1, Eriksson et al. 2019) over the

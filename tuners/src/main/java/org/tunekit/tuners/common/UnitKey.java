@@ -1,4 +1,4 @@
-package org.tunekit.tuners.unitcube;
+package org.tunekit.tuners.common;
 
 import java.util.Arrays;
 
