@@ -45,7 +45,6 @@ final class AnnealTuner extends UnitCubeTuner {
     /** The probability that an integer leaving its reference moves to a neighbouring value rather than a prior draw. */
     static final double INTEGER_STEP = 0.5;
 
-    private UnitNeighbourhood neighbourhood;
 
     AnnealTuner(OptimizeMode mode, long seed) {
         super(mode, seed);
@@ -58,15 +57,8 @@ final class AnnealTuner extends UnitCubeTuner {
     }
 
     @Override
-    protected void spaceChanged(EncodedSpace space) {
-        neighbourhood = new UnitNeighbourhood(space);
-    }
-
-    @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
-        if (neighbourhood == null || neighbourhood.space() != encoded()) {
-            neighbourhood = new UnitNeighbourhood(encoded());
-        }
+        UnitNeighbourhood neighbourhood = neighbourhood();
         double[] u = neighbourhood.uniform(rng);
         List<Observation> ranked = UnitNeighbourhood.ranked(observations());
         if (ranked.isEmpty()) {

@@ -41,7 +41,6 @@ final class EvolutionTuner extends UnitCubeTuner {
     static final double MIN_SIGMA = 1e-3;
 
     private final int populationSize;
-    private UnitNeighbourhood neighbourhood;
 
     EvolutionTuner(OptimizeMode mode, int populationSize, long seed) {
         super(mode, seed);
@@ -60,15 +59,8 @@ final class EvolutionTuner extends UnitCubeTuner {
     }
 
     @Override
-    protected void spaceChanged(EncodedSpace space) {
-        neighbourhood = new UnitNeighbourhood(space);
-    }
-
-    @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
-        if (neighbourhood == null || neighbourhood.space() != encoded()) {
-            neighbourhood = new UnitNeighbourhood(encoded());
-        }
+        UnitNeighbourhood neighbourhood = neighbourhood();
         List<Observation> observations = observations();
         if (observations.isEmpty() || observations.size() + pending().size() < populationSize) {
             return neighbourhood.uniform(rng);

@@ -41,7 +41,6 @@ final class RegularizedEvolutionTuner extends UnitCubeTuner {
 
     private final int populationSize;
     private final int sampleSize;
-    private UnitNeighbourhood neighbourhood;
 
     RegularizedEvolutionTuner(OptimizeMode mode, int populationSize, int sampleSize, long seed) {
         super(mode, seed);
@@ -61,15 +60,8 @@ final class RegularizedEvolutionTuner extends UnitCubeTuner {
     }
 
     @Override
-    protected void spaceChanged(EncodedSpace space) {
-        neighbourhood = new UnitNeighbourhood(space);
-    }
-
-    @Override
     protected double[] propose(long parameterId, int attempt, SplittableRandom rng) {
-        if (neighbourhood == null || neighbourhood.space() != encoded()) {
-            neighbourhood = new UnitNeighbourhood(encoded());
-        }
+        UnitNeighbourhood neighbourhood = neighbourhood();
         List<Observation> observations = observations();
         if (observations.isEmpty() || observations.size() + pending().size() < Math.min(sampleSize, populationSize)) {
             return neighbourhood.uniform(rng);

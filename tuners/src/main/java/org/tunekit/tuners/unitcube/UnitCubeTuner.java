@@ -71,6 +71,7 @@ public abstract class UnitCubeTuner implements Tuner {
     /** Whether a larger or a smaller metric is better. */
     protected final OptimizeMode mode;
     private final long seed;
+    private UnitNeighbourhood neighbourhood;
     private UnitCodec codec;
     private final ObservationHistory history = new ObservationHistory();
     private final List<ImportedTrial> importsBeforeSpace = new ArrayList<>();
@@ -122,6 +123,14 @@ public abstract class UnitCubeTuner implements Tuner {
     /** The encoded view of the current space, or {@code null} before the first space. */
     protected final EncodedSpace encoded() {
         return codec == null ? null : codec.encoded();
+    }
+
+    /** Draws and moves in the unit cube of the current space, made anew when the space changes. */
+    protected final UnitNeighbourhood neighbourhood() {
+        if (neighbourhood == null || neighbourhood.space() != encoded()) {
+            neighbourhood = new UnitNeighbourhood(encoded());
+        }
+        return neighbourhood;
     }
 
     /** The number of unit-cube coordinates. */
