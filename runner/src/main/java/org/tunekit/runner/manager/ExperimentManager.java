@@ -1,17 +1,14 @@
 package org.tunekit.runner.manager;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -57,7 +54,6 @@ public final class ExperimentManager {
     private static final Logger LOG = LoggerFactory.getLogger(ExperimentManager.class);
     private static final Duration DISPATCHER_START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration DISPATCHER_STOP_TIMEOUT = Duration.ofSeconds(20);
-    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
     /** How a run ended. */
     public enum Outcome { DONE, STOPPED, ERROR }
@@ -141,7 +137,6 @@ public final class ExperimentManager {
     private final Clock clock;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final InMemoryChannel channel = new InMemoryChannel();
-    private final SecureRandom ids = new SecureRandom();
     private MsgDispatcherBase dispatcher;
     private Journal journal;
     private boolean lockStep;
@@ -153,7 +148,7 @@ public final class ExperimentManager {
     // manager thread only
     private final Map<String, Trial> running = new LinkedHashMap<>();
     private final Deque<Trial> pending = new ArrayDeque<>();
-    private final Set<String> usedJobIds = new HashSet<>();
+    private final JobIds jobIds = new JobIds();
     private int requested;
     private boolean noMoreTrials;
     private int requestCredit;
@@ -512,10 +507,10 @@ public final class ExperimentManager {
         int recovered = 0;
         Instant now = clock.instant();
         for (StoredTrial t : journal.trials()) {
-            usedJobIds.add(t.trialJobId());
+            jobIds.reserve(t.trialJobId());
             lastParameterId = Math.max(lastParameterId, t.parameterId());
             nextSequence = Math.max(nextSequence, t.sequence() + 1);
-            records.add(parse(t.parameterRecord()));
+            records.add(ParameterRecords.readDispatcherPayload(t.parameterRecord()));
             if (t.status() == TrialStatus.LOST) {
                 continue;
             }
@@ -701,11 +696,7 @@ public final class ExperimentManager {
         List<Trial> first = new ArrayList<>();
         for (TrialAdded a : toAdd) {
             long id = ++lastParameterId;
-            Map<String, Object> record = new LinkedHashMap<>();
-            record.put("parameter_id", id);
-            record.put("parameter_source", "customized");
-            record.put("parameters", a.parameters());
-            record.put("parameter_index", 0L);
+            Map<String, Object> record = ParameterRecords.customized(id, a.parameters());
             records.add(record);
             Trial t = new Trial(JsonCodec.write(record), id);
             t.added = true;
@@ -730,7 +721,7 @@ public final class ExperimentManager {
             case NEW_TRIAL_JOB -> {
                 requested = Math.max(0, requested - 1);
                 long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - toAdd.size() : Long.MAX_VALUE;
-                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
+                Map<?, ?> record = (Map<?, ?>) ParameterRecords.readDispatcherPayload(c.payload());
                 long id = ((Number) record.get("parameter_id")).longValue();
                 lastParameterId = Math.max(lastParameterId, id);
                 if (budget <= 0 || stopping) {
@@ -749,7 +740,7 @@ public final class ExperimentManager {
                 requestCredit = 0;
             }
             case SEND_TRIAL_JOB_PARAMETER -> {
-                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
+                Map<?, ?> record = (Map<?, ?>) ParameterRecords.readDispatcherPayload(c.payload());
                 Trial t = running.get(String.valueOf(record.get("trial_job_id")));
                 if (t != null) {
                     int index = record.get("parameter_index") instanceof Number n ? n.intValue() : t.parametersSent;
@@ -760,7 +751,7 @@ public final class ExperimentManager {
                 }
             }
             case KILL_TRIAL_JOB -> {
-                Object job = parse(c.payload());
+                Object job = ParameterRecords.readDispatcherPayload(c.payload());
                 Trial t = running.get(String.valueOf(job));
                 if (t != null && t.stopAs == null) {
                     stop(t, TrialStatus.EARLY_STOPPED, "stopped early by the assessor");
@@ -881,40 +872,16 @@ public final class ExperimentManager {
         // what the trial left unread reaches the dispatcher before its end
         service.collect(jobId);
         running.remove(jobId);
-        TrialStatus status;
-        String message = t.stopReason;
-        if (t.stopAs != null) {
-            status = t.stopAs;
-        } else if (exitCode != null && exitCode == 0) {
-            status = TrialStatus.SUCCEEDED;
-        } else {
-            status = TrialStatus.FAILED;
-            message = "exited with status " + exitCode + (exitCode > 128 ? " (signal " + (exitCode - 128) + ")" : "")
-                    + "; see trials/" + jobId + "/trial.stderr";
-        }
-        if (service.seesParameterRequests() && t.parametersSent == 0 && status != TrialStatus.EARLY_STOPPED) {
-            // a trial that never asked did not run its parameters
-            message = (message == null ? "" : message + "; ") + "it never asked for its parameters";
-            if (status == TrialStatus.SUCCEEDED) {
-                status = TrialStatus.FAILED;
-            }
-        }
-        if (t.protocolProblem != null) {
-            message = (message == null ? "" : message + "; ") + t.protocolProblem;
-            if (status == TrialStatus.SUCCEEDED) {
-                status = TrialStatus.FAILED;
-            }
-        }
+        TrialEnd end = TrialEnd.of(jobId, exitCode, t.stopAs, t.stopReason, service.seesParameterRequests() && t.parametersSent == 0,
+                t.protocolProblem);
         Instant now = clock.instant();
-        journal.trialEnded(jobId, status, exitCode == null || t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
-        // as NNI's manager: a trial stopped on the assessor's KI ends USER_CANCELED on the wire (EARLY_STOPPED in the records)
-        String event = status == TrialStatus.EARLY_STOPPED ? TrialStatus.USER_CANCELED.name() : status.name();
-        post(Command.of(new Payloads.TrialEndData(jobId, event, t.parameterId)));
+        journal.trialEnded(jobId, end.status(), end.exitCode(), end.message(), now);
+        post(Command.of(new Payloads.TrialEndData(jobId, end.wireStatus(), t.parameterId)));
         if (noMoreTrials) {
             // as NNI's manager: a freed slot is offered to the tuner again, even after it said NO
             requestCredit++;
         }
-        listener.trialEnded(jobId, t.sequence, status, message, Duration.between(t.started, now));
+        listener.trialEnded(jobId, t.sequence, end.status(), end.message(), Duration.between(t.started, now));
     }
 
     /**
@@ -1031,7 +998,7 @@ public final class ExperimentManager {
     }
 
     private void startTrial(Trial t) {
-        t.jobId = newJobId();
+        t.jobId = jobIds.next(nextSequence, lockStep);
         t.sequence = nextSequence++;
         used++;
         Instant now = clock.instant();
@@ -1054,27 +1021,7 @@ public final class ExperimentManager {
 
     /** The job id of the trial with this sequence in a lock-step run: "T" and the sequence in base 36, five characters in all. */
     public static String sequentialJobId(int sequence) {
-        String s = Integer.toString(sequence, 36);
-        return "T" + "0000".substring(Math.min(4, s.length())) + s;
-    }
-
-    private String newJobId() {
-        if (lockStep) {
-            // a simulated run's ids depend on nothing but the order of its trials
-            String id = sequentialJobId(nextSequence);
-            if (usedJobIds.add(id)) {
-                return id;
-            }
-        }
-        while (true) {
-            StringBuilder sb = new StringBuilder(5);
-            for (int i = 0; i < 5; i++) {
-                sb.append(ID_CHARS.charAt(ids.nextInt(ID_CHARS.length())));
-            }
-            if (usedJobIds.add(sb.toString())) {
-                return sb.toString();
-            }
-        }
+        return JobIds.sequential(sequence);
     }
 
     private ManagerListener.Snapshot snapshot() {
@@ -1083,23 +1030,8 @@ public final class ExperimentManager {
     }
 
     /** The parameters of a parameter record, as plain JSON values (empty when it holds none). */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> parametersOf(String record) {
-        try {
-            Object r = JsonCodec.parse(record, "a parameter record");
-            Object p = r instanceof Map<?, ?> m ? m.get("parameters") : null;
-            return p instanceof Map<?, ?> pm ? new LinkedHashMap<>((Map<String, Object>) pm) : Map.of();
-        } catch (ProtocolException e) {
-            return Map.of();
-        }
-    }
-
-    private static Object parse(String json) {
-        try {
-            return JsonCodec.parse(json, "a dispatcher payload");
-        } catch (ProtocolException e) {
-            throw new ManagerException("unreadable payload from the dispatcher: " + e.getMessage(), e);
-        }
+        return ParameterRecords.parametersOf(record);
     }
 
     /** A duration as people write it: 45s, 2m30s, 1h05m. */
