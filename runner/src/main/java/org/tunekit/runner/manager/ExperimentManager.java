@@ -34,10 +34,10 @@ import org.tunekit.runner.results.TrialStatus;
  * takes events from one queue: the dispatcher's replies, the trials' requests and metrics (a metric
  * reported from another thread waits until it is recorded), trial exits, stop requests, and a tick for
  * time limits. This class is the loop and its public face; each of its jobs is done by a package-private
- * part that runs on that thread only, over the run's {@code RunState}: {@code DispatcherLink} (the conversation with the
- * dispatcher), {@code StoreResumption} (trials taken back from the store), {@code TrialScheduler}
- * (parameters onto free slots), {@code TrialReports} (what trials report and how they end),
- * {@code Stopping} (time limits and stops) and {@code SteeringRequests} (what people ask of the run).
+ * part that runs on that thread only, over the run's {@code RunState}: {@code DispatcherLink} (the
+ * conversation with the dispatcher), {@code StoreResumption} (trials taken back from the store),
+ * {@code TrialScheduler} (parameters onto free slots), {@code TrialReports} (what trials report and how
+ * they end), {@code Stopping} (time limits and stops) and {@code SteeringRequests} (what people ask of the run).
  * The methods that queue a request ({@link #requestStop}, {@link #changeLimits}, {@link #stopTrial},
  * {@link #addTrial}) may be called from any thread.
  *
@@ -157,11 +157,12 @@ public final class ExperimentManager {
      * added before {@link #run} starts (a warm start) run before the tuner's first ones, in the order added.
      *
      * @param note why it was added, for the journal ("added from the dashboard")
-     * @return completes with the parameter id it was given ("parameters 7 added: they run next"), or
+     * @return completes with the parameter id it was given (its {@link AddedTrial#answer answer}: "parameters 7 added: they
+     *         run next"), or
      *         exceptionally ({@link IllegalArgumentException}) when the budget is spent or the run is stopping
      */
-    public CompletableFuture<String> addTrial(Map<String, Object> parameters, String note) {
-        CompletableFuture<String> done = new CompletableFuture<>();
+    public CompletableFuture<AddedTrial> addTrial(Map<String, Object> parameters, String note) {
+        CompletableFuture<AddedTrial> done = new CompletableFuture<>();
         events.add(new ManagerEvent.TrialAdded(new LinkedHashMap<>(parameters), note, done));
         return done;
     }

@@ -41,5 +41,5 @@ sealed interface ManagerEvent {
     record TrialStopRequested(String jobId, String reason, CompletableFuture<String> done) implements ManagerEvent {}
 
     /** A person adds a trial; {@code done} completes with the id its parameters were given. */
-    record TrialAdded(Map<String, Object> parameters, String note, CompletableFuture<String> done) implements ManagerEvent {}
+    record TrialAdded(Map<String, Object> parameters, String note, CompletableFuture<AddedTrial> done) implements ManagerEvent {}
 }

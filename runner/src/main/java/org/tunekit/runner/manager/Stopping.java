@@ -46,8 +46,8 @@ final class Stopping {
             if (maxTrialDuration != null && Duration.between(t.started, now).compareTo(maxTrialDuration) > 0) {
                 stop(t, TrialStatus.USER_CANCELED, "ran longer than maxTrialDuration (" + ExperimentManager.human(maxTrialDuration) + ")");
             } else if (silenceTimeout != null && Duration.between(t.lastContact, now).compareTo(silenceTimeout) > 0) {
-                stop(t, TrialStatus.FAILED, (t.parametersSent == 0 && !t.reported ? "neither asked for its parameters nor reported" : "reported nothing")
-                        + " for " + ExperimentManager.human(silenceTimeout) + " (--silence-timeout)");
+                String silence = t.parametersSent == 0 && !t.reported ? "neither asked for its parameters nor reported" : "reported nothing";
+                stop(t, TrialStatus.FAILED, silence + " for " + ExperimentManager.human(silenceTimeout) + " (--silence-timeout)");
             }
         }
     }

@@ -96,7 +96,7 @@ final class TrialScheduler {
             first.add(t);
             journal.event("added", null, "parameters " + id + " " + JsonCodec.write(a.parameters()) + (a.note() == null ? "" : ": " + a.note()),
                     clock.instant());
-            a.done().complete("parameters " + id + " added: they run next");
+            a.done().complete(new AddedTrial(id));
         }
         state.toAdd.clear();
         dispatcher.post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
