@@ -6,16 +6,16 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.runner.manager.AddedTrial;
 import org.tunekit.runner.manager.ExperimentManager;
 import org.tunekit.runner.manager.StoredTrial;
 import org.tunekit.sdk.Parameters;
@@ -57,8 +57,6 @@ final class Steering implements AutoCloseable {
     private final ExperimentManager manager;
     private final SearchSpace space;
     private final Clock clock;
-    /** What the manager answers when it takes an added trial: "parameters 7 added: they run next". */
-    private static final Pattern ADDED = Pattern.compile("parameters (\\d+) added\\b.*", Pattern.DOTALL);
 
     /** Requests handed to the manager whose answer has not come yet. */
     private final Set<Long> taken = new HashSet<>();
@@ -88,14 +86,14 @@ final class Steering implements AutoCloseable {
                         LOG.warn("limits of request {} not applied again: {}", r.id(), e.getMessage());
                     }
                 } else if (r.kind().equals(ADD_TRIAL) && r.answer() != null) {
-                    Matcher added = ADDED.matcher(r.answer());
-                    if (!added.matches()) {
+                    Optional<AddedTrial> added = AddedTrial.fromAnswer(r.answer());
+                    if (added.isEmpty()) {
                         continue;
                     }
                     if (started == null) {
                         started = store.trials().stream().map(StoredTrial::parameterId).collect(Collectors.toSet());
                     }
-                    if (!started.contains(Long.parseLong(added.group(1)))) {
+                    if (!started.contains(added.get().parameterId())) {
                         // taken, but the runner stopped before its trial started: it runs now, under a new parameter id
                         hand(r, "again: its trial had not started when the runner stopped");
                     }
@@ -174,7 +172,8 @@ final class Steering implements AutoCloseable {
             case ADD_TRIAL -> {
                 Map<String, Object> parameters = checkParameters(space, payload.get("parameters"));
                 String from = payload.get("from") instanceof String f && !f.isBlank() ? f + ", request " : "request ";
-                yield manager.addTrial(parameters, from + r.id() + (again == null ? "" : " (" + again + ")"));
+                // recorded as the answer's text, which a resumed run reads back with AddedTrial.fromAnswer
+                yield manager.addTrial(parameters, from + r.id() + (again == null ? "" : " (" + again + ")")).thenApply(AddedTrial::answer);
             }
             case STOP_TRIAL -> {
                 if (!(payload.get("trialJobId") instanceof String job) || job.isBlank()) {

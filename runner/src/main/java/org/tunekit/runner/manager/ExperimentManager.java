@@ -1,17 +1,10 @@
 package org.tunekit.runner.manager;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,14 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tunekit.dispatcher.MsgDispatcherBase;
 import org.tunekit.dispatcher.channel.CommandChannel;
-import org.tunekit.dispatcher.channel.InMemoryChannel;
 import org.tunekit.dispatcher.protocol.Command;
-import org.tunekit.dispatcher.protocol.CommandType;
-import org.tunekit.dispatcher.protocol.JsonCodec;
-import org.tunekit.dispatcher.protocol.Payloads;
-import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.runner.results.TrialStatus;
-import org.tunekit.sdk.MetricReport;
 
 /**
  * The experiment manager's loop, the same wherever trials run: it drives a dispatcher in process, over
@@ -46,7 +33,13 @@ import org.tunekit.sdk.MetricReport;
  * <p>All of the experiment's state is changed on one thread, the one that calls {@link #run}, which
  * takes events from one queue: the dispatcher's replies, the trials' requests and metrics (a metric
  * reported from another thread waits until it is recorded), trial exits, stop requests, and a tick for
- * time limits.
+ * time limits. This class is the loop and its public face; each of its jobs is done by a package-private
+ * part that runs on that thread only, over the run's {@code RunState}: {@code DispatcherLink} (the
+ * conversation with the dispatcher), {@code StoreResumption} (trials taken back from the store),
+ * {@code TrialScheduler} (parameters onto free slots), {@code TrialReports} (what trials report and how
+ * they end), {@code Stopping} (time limits and stops) and {@code SteeringRequests} (what people ask of the run).
+ * The methods that queue a request ({@link #requestStop}, {@link #changeLimits}, {@link #stopTrial},
+ * {@link #addTrial}) may be called from any thread.
  *
  * <p>On resume, nothing that had ended runs again: a trial whose final result was recorded ends
  * SUCCEEDED, one its training service still runs is taken back, and only the parameters of a trial
@@ -55,37 +48,9 @@ import org.tunekit.sdk.MetricReport;
  */
 public final class ExperimentManager {
     private static final Logger LOG = LoggerFactory.getLogger(ExperimentManager.class);
-    private static final Duration DISPATCHER_START_TIMEOUT = Duration.ofSeconds(120);
-    private static final Duration DISPATCHER_STOP_TIMEOUT = Duration.ofSeconds(20);
-    private static final String ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
     /** How a run ended. */
     public enum Outcome { DONE, STOPPED, ERROR }
-
-    private sealed interface Event permits Reply, DispatcherExited, ParameterRequest, MetricReceived, Problem, TrialExited, TrialEnded,
-            StopRequested, LimitsChanged, TrialStopRequested, TrialAdded {}
-
-    private record Reply(Command command) implements Event {}
-
-    private record DispatcherExited(int status) implements Event {}
-
-    private record ParameterRequest(String jobId, boolean byFile, int index) implements Event {}
-
-    private record MetricReceived(String jobId, String text, MetricStream from, CompletableFuture<Void> recorded) implements Event {}
-
-    private record Problem(String jobId, String text) implements Event {}
-
-    private record TrialExited(String jobId, int exitCode) implements Event {}
-
-    private record TrialEnded(String jobId, TrialStatus status, String reason) implements Event {}
-
-    private record StopRequested(String reason) implements Event {}
-
-    private record LimitsChanged(Limits limits, CompletableFuture<String> done) implements Event {}
-
-    private record TrialStopRequested(String jobId, String reason, CompletableFuture<String> done) implements Event {}
-
-    private record TrialAdded(Map<String, Object> parameters, String note, CompletableFuture<String> done) implements Event {}
 
     /**
      * New limits for a running experiment; a {@code null} field keeps the limit as it is.
@@ -108,68 +73,22 @@ public final class ExperimentManager {
         }
     }
 
-    /** A trial the manager knows of: waiting to start, or running. */
-    private static final class Trial {
-        final String parameterRecord;
-        final long parameterId;
-        String jobId;
-        int sequence;
-        Instant started;
-        Instant lastContact;
-        int parametersSent;
-        boolean reported;
-        boolean finalReported;
-        boolean lastAskedByFile;
-        TrialStatus stopAs;
-        String stopReason;
-        String protocolProblem;
-        /** Parameters of a trial that was lost, waiting to run again. */
-        boolean again;
-        /** Parameters added by hand. */
-        boolean added;
-
-        Trial(String parameterRecord, long parameterId) {
-            this.parameterRecord = parameterRecord;
-            this.parameterId = parameterId;
-        }
-    }
-
     private final ManagerSettings settings;
     private final TrainingService service;
     private final Function<CommandChannel, MsgDispatcherBase> dispatcherFactory;
     private final ManagerListener listener;
     private final Clock clock;
-    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-    private final InMemoryChannel channel = new InMemoryChannel();
-    private final SecureRandom ids = new SecureRandom();
-    private MsgDispatcherBase dispatcher;
-    private Journal journal;
-    private boolean lockStep;
-    private long posted;
-    private boolean stalled;
-    private Thread dispatcherThread;
+    private final BlockingQueue<ManagerEvent> events = new LinkedBlockingQueue<>();
+    private final DispatcherLink dispatcher = new DispatcherLink(events);
     private volatile Thread managerThread;
+    private boolean stalled;
 
-    // manager thread only
-    private final Map<String, Trial> running = new LinkedHashMap<>();
-    private final Deque<Trial> pending = new ArrayDeque<>();
-    private final Set<String> usedJobIds = new HashSet<>();
-    private int requested;
-    private boolean noMoreTrials;
-    private int requestCredit;
-    private long used;
-    private int nextSequence;
-    private boolean stopping;
-    private Outcome outcome = Outcome.DONE;
-    private String error;
-    private Instant start;
-    private Instant deadline;
-    private int trialConcurrency;
-    private long maxTrialNumber;
-    /** The largest parameter id the dispatcher has given or been told of: an added trial's id comes after it. */
-    private long lastParameterId = -1;
-    /** Trials added by hand that wait for their parameter id (given when no request to the dispatcher is outstanding). */
-    private final Deque<TrialAdded> toAdd = new ArrayDeque<>();
+    // the run's parts, made by run(); manager thread only
+    private RunState state;
+    private Stopping stopping;
+    private TrialScheduler scheduler;
+    private TrialReports reports;
+    private SteeringRequests steering;
 
     /**
      * @param settings          the limits
@@ -185,13 +104,11 @@ public final class ExperimentManager {
         this.dispatcherFactory = dispatcherFactory;
         this.listener = listener;
         this.clock = clock;
-        this.trialConcurrency = settings.trialConcurrency();
-        this.maxTrialNumber = settings.maxTrialNumber();
     }
 
     /** The error that ended the run, or {@code null}. */
     public String error() {
-        return error;
+        return state == null ? null : state.error;
     }
 
     /**
@@ -205,7 +122,7 @@ public final class ExperimentManager {
 
     /** Asks a run in progress to stop its trials and end (from any thread, e.g. a shutdown hook). */
     public void requestStop(String reason) {
-        events.add(new StopRequested(reason));
+        events.add(new ManagerEvent.StopRequested(reason));
     }
 
     /**
@@ -216,7 +133,7 @@ public final class ExperimentManager {
      */
     public CompletableFuture<String> changeLimits(Limits limits) {
         CompletableFuture<String> done = new CompletableFuture<>();
-        events.add(new LimitsChanged(limits, done));
+        events.add(new ManagerEvent.LimitsChanged(limits, done));
         return done;
     }
 
@@ -229,7 +146,7 @@ public final class ExperimentManager {
      */
     public CompletableFuture<String> stopTrial(String trialJobId, String reason) {
         CompletableFuture<String> done = new CompletableFuture<>();
-        events.add(new TrialStopRequested(trialJobId, reason, done));
+        events.add(new ManagerEvent.TrialStopRequested(trialJobId, reason, done));
         return done;
     }
 
@@ -240,12 +157,13 @@ public final class ExperimentManager {
      * added before {@link #run} starts (a warm start) run before the tuner's first ones, in the order added.
      *
      * @param note why it was added, for the journal ("added from the dashboard")
-     * @return completes with the parameter id it was given ("parameters 7 added: they run next"), or
+     * @return completes with the parameter id it was given (its {@link AddedTrial#answer answer}: "parameters 7 added: they
+     *         run next"), or
      *         exceptionally ({@link IllegalArgumentException}) when the budget is spent or the run is stopping
      */
-    public CompletableFuture<String> addTrial(Map<String, Object> parameters, String note) {
-        CompletableFuture<String> done = new CompletableFuture<>();
-        events.add(new TrialAdded(new LinkedHashMap<>(parameters), note, done));
+    public CompletableFuture<AddedTrial> addTrial(Map<String, Object> parameters, String note) {
+        CompletableFuture<AddedTrial> done = new CompletableFuture<>();
+        events.add(new ManagerEvent.TrialAdded(new LinkedHashMap<>(parameters), note, done));
         return done;
     }
 
@@ -263,7 +181,7 @@ public final class ExperimentManager {
         } catch (IllegalArgumentException e) {
             throw new ManagerException(e.getMessage(), e);
         }
-        dispatcher = dispatcherFactory.apply(channel);
+        dispatcher.create(dispatcherFactory);
     }
 
     /**
@@ -273,101 +191,149 @@ public final class ExperimentManager {
      * @throws ManagerException when the dispatcher does not start
      */
     public Outcome run(Journal journal, boolean resume) throws InterruptedException {
-        if (dispatcher == null) {
+        if (!dispatcher.created()) {
             throw new IllegalStateException("prepare() first");
         }
-        this.journal = journal;
         managerThread = Thread.currentThread();
-        MsgDispatcherBase d = dispatcher;
-        start = clock.instant();
-        deadline = settings.maxExperimentDuration() == null ? null : start.plus(settings.maxExperimentDuration());
-        dispatcherThread = new Thread(() -> events.add(new DispatcherExited(d.run())), "tunekit-dispatcher");
-        dispatcherThread.setDaemon(true);
-        Thread pump = new Thread(this::pumpReplies, "tunekit-dispatcher-replies");
-        pump.setDaemon(true);
-        lockStep = service.lockStep();
-        dispatcherThread.start();
-        if (!lockStep) {
-            pump.start();
-        }
+        state = new RunState(settings, clock);
+        boolean lockStep = service.lockStep();
+        JobIds jobIds = new JobIds();
+        stopping = new Stopping(state, settings, service, journal, listener, clock);
+        scheduler = new TrialScheduler(state, dispatcher, service, journal, listener, stopping, jobIds, clock, lockStep);
+        reports = new TrialReports(state, dispatcher, service, journal, listener, stopping, clock);
+        steering = new SteeringRequests(state, scheduler, stopping, journal, listener, clock);
+        dispatcher.start(lockStep, state, this::reply, stopping::fail);
         try {
             service.open(new Events());
-            channel.post(new Command(CommandType.INITIALIZE, JsonCodec.write(settings.searchSpace())));
-            posted++;
-            awaitInitialized();
+            dispatcher.initialize(settings.searchSpace());
             if (resume) {
-                resumeTrials();
+                new StoreResumption(state, dispatcher, service, journal, listener, jobIds, clock).resume();
             } else {
                 journal.event("start", null, "experiment started", clock.instant());
             }
             // limits changed before the run hold from its first trial, and trials added before it (a new experiment's
             // warm start, requests made while no runner ran) run first: the dispatcher hears of them (AD) before it
             // is asked for its first trials, which fill only the slots and budget they leave
-            for (Event e : List.copyOf(events)) {
-                if ((e instanceof LimitsChanged || e instanceof TrialAdded) && events.remove(e)) {
+            for (ManagerEvent e : List.copyOf(events)) {
+                if ((e instanceof ManagerEvent.LimitsChanged || e instanceof ManagerEvent.TrialAdded) && events.remove(e)) {
                     handle(e);
                 }
             }
-            schedule();
-            loop();
+            scheduler.schedule();
+            loop(journal, lockStep);
         } catch (java.io.IOException e) {
             throw new ManagerException("the trials cannot run " + service.describe() + ": " + e.getMessage(), e);
         } finally {
             service.close();
-            channel.post(Command.of(CommandType.TERMINATE));
-            channel.endOfStream();
-            dispatcherThread.join(DISPATCHER_STOP_TIMEOUT.toMillis() + 5000);
-            pump.interrupt();
+            dispatcher.close();
         }
-        String status = outcome.name();
-        journal.event("end", null, error == null ? status : status + ": " + error, clock.instant());
+        String status = state.outcome.name();
+        journal.event("end", null, state.error == null ? status : status + ": " + state.error, clock.instant());
         journal.setStatus(status, clock.instant());
-        return outcome;
+        return state.outcome;
+    }
+
+    private void loop(Journal journal, boolean lockStep) throws InterruptedException {
+        while (!state.finished()) {
+            long wait = state.running.isEmpty() ? 250 : service.pollInterval().toMillis();
+            ManagerEvent e = dispatcher.next(wait);
+            if (e != null) {
+                handle(e);
+                // take everything already queued before deciding what to ask for
+                while ((e = dispatcher.next(0)) != null) {
+                    handle(e);
+                }
+            }
+            service.poll();
+            stopping.checkTimes();
+            scheduler.schedule();
+            listener.tick(state::snapshot);
+            if (lockStep && state.running.isEmpty() && state.pending.isEmpty() && state.requested > 0 && !state.stopping) {
+                stalled = true;
+                journal.event("stalled", null, "nothing runs and the dispatcher sent no trial for the " + state.requested + " asked for",
+                        clock.instant());
+                return;
+            }
+        }
+    }
+
+    /** One event, handed to the part whose job it is. */
+    private void handle(ManagerEvent e) {
+        if (e instanceof ManagerEvent.Reply r) {
+            reply(r.command());
+        } else if (e instanceof ManagerEvent.ParameterRequest p) {
+            reports.parameterRequest(p.jobId(), p.byFile(), p.index());
+        } else if (e instanceof ManagerEvent.MetricReceived m) {
+            reports.metric(m);
+        } else if (e instanceof ManagerEvent.Problem p) {
+            reports.problem(p.jobId(), p.text());
+        } else if (e instanceof ManagerEvent.TrialExited x) {
+            reports.exited(x.jobId(), x.exitCode());
+        } else if (e instanceof ManagerEvent.TrialEnded x) {
+            reports.ended(x.jobId(), x.status(), x.reason());
+        } else if (e instanceof ManagerEvent.DispatcherExited d) {
+            if (!state.stopping) {
+                stopping.fail("the dispatcher stopped unexpectedly (status " + d.status() + ")");
+            }
+        } else if (e instanceof ManagerEvent.StopRequested s) {
+            stopping.stopRequested(s.reason());
+        } else if (e instanceof ManagerEvent.LimitsChanged c) {
+            steering.changeLimits(c);
+        } else if (e instanceof ManagerEvent.TrialStopRequested s) {
+            steering.stopTrial(s);
+        } else if (e instanceof ManagerEvent.TrialAdded a) {
+            steering.addTrial(a);
+        }
+    }
+
+    /** A command from the dispatcher, handed to the part whose job it is. */
+    private void reply(Command c) {
+        switch (c.type()) {
+            case NEW_TRIAL_JOB -> scheduler.newTrial(c);
+            case NO_MORE_TRIAL_JOBS -> scheduler.noMoreTrials();
+            case SEND_TRIAL_JOB_PARAMETER -> reports.parametersMade(c);
+            case KILL_TRIAL_JOB -> {
+                Object job = ParameterRecords.readDispatcherPayload(c.payload());
+                ManagedTrial t = state.running.get(String.valueOf(job));
+                if (t != null && t.stopAs == null) {
+                    stopping.stop(t, TrialStatus.EARLY_STOPPED, "stopped early by the assessor");
+                }
+            }
+            case ERROR -> stopping.fail("the dispatcher reported an error:\n" + c.payload());
+            default -> LOG.warn("unexpected command from the dispatcher: {}", c);
+        }
     }
 
     /** The training service's events: at once on the manager's thread, queued from any other. */
     private final class Events implements TrialEvents {
-        private boolean onManagerThread() {
-            return Thread.currentThread() == managerThread;
+        private void deliver(ManagerEvent e) {
+            if (Thread.currentThread() == managerThread) {
+                handle(e);
+            } else {
+                events.add(e);
+            }
         }
 
         @Override
         public void parameterRequest(String trialJobId, boolean byFile, int index) {
-            if (onManagerThread()) {
-                handle(new ParameterRequest(trialJobId, byFile, index));
-            } else {
-                events.add(new ParameterRequest(trialJobId, byFile, index));
-            }
+            deliver(new ManagerEvent.ParameterRequest(trialJobId, byFile, index));
         }
 
         @Override
         public void metric(String trialJobId, String text, MetricStream from) {
             CompletableFuture<Void> recorded = new CompletableFuture<>();
-            MetricReceived m = new MetricReceived(trialJobId, text, from, recorded);
-            if (onManagerThread()) {
-                handle(m);
-            } else {
-                events.add(m);
-            }
+            deliver(new ManagerEvent.MetricReceived(trialJobId, text, from, recorded));
             awaitRecorded(recorded);
         }
 
         @Override
         public void problem(String trialJobId, String text) {
-            if (onManagerThread()) {
-                handle(new Problem(trialJobId, text));
-            } else {
-                events.add(new Problem(trialJobId, text));
-            }
+            deliver(new ManagerEvent.Problem(trialJobId, text));
         }
 
         @Override
         public void exited(String trialJobId, int exitCode) {
-            if (onManagerThread()) {
-                handle(new TrialExited(trialJobId, exitCode));
-            } else {
-                events.add(new TrialExited(trialJobId, exitCode));
-            }
+            deliver(new ManagerEvent.TrialExited(trialJobId, exitCode));
         }
 
         @Override
@@ -375,74 +341,8 @@ public final class ExperimentManager {
             if (status != TrialStatus.LOST && status != TrialStatus.USER_CANCELED && status != TrialStatus.FAILED) {
                 throw new IllegalArgumentException("a trial ends LOST, USER_CANCELED or FAILED without an exit status, not " + status);
             }
-            if (onManagerThread()) {
-                handle(new TrialEnded(trialJobId, status, reason));
-            } else {
-                events.add(new TrialEnded(trialJobId, status, reason));
-            }
+            deliver(new ManagerEvent.TrialEnded(trialJobId, status, reason));
         }
-    }
-
-    private void pumpReplies() {
-        while (true) {
-            try {
-                Command c = channel.poll(500);
-                if (c != null) {
-                    events.add(new Reply(c));
-                }
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    /** Posts a command to the dispatcher; in lock step, handles the dispatcher's whole answer before it returns. */
-    private void post(Command c) {
-        channel.post(c);
-        posted++;
-        if (lockStep && error == null) {
-            settle();
-        }
-    }
-
-    /** Waits until the dispatcher has handled every command posted, then handles what it answered. */
-    private void settle() {
-        boolean handled;
-        try {
-            handled = dispatcher.awaitHandled(posted, DISPATCHER_START_TIMEOUT);
-            if (!handled) {
-                // it stopped (its ER comes as its thread ends) or hangs
-                dispatcherThread.join(DISPATCHER_STOP_TIMEOUT.toMillis());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        Command reply;
-        while ((reply = channel.poll()) != null) {
-            handle(new Reply(reply));
-        }
-        if (!handled && !stopping) {
-            fail(dispatcherThread.isAlive() ? "the dispatcher did not handle a command within " + DISPATCHER_START_TIMEOUT.toSeconds() + " s"
-                    : "the dispatcher stopped");
-        }
-    }
-
-    /** The next event within {@code millis}, or {@code null}; in lock step the dispatcher's replies are read here, not pumped. */
-    private Event next(long millis) throws InterruptedException {
-        if (lockStep) {
-            Command c = channel.poll();
-            if (c != null) {
-                return new Reply(c);
-            }
-            Event e = events.poll();
-            if (e != null || millis == 0) {
-                return e;
-            }
-            c = channel.poll(Math.min(millis, 20));
-            return c == null ? events.poll() : new Reply(c);
-        }
-        return millis == 0 ? events.poll() : events.poll(millis, TimeUnit.MILLISECONDS);
     }
 
     private static void awaitRecorded(CompletableFuture<Void> recorded) {
@@ -461,645 +361,14 @@ public final class ExperimentManager {
         }
     }
 
-    private void awaitInitialized() throws InterruptedException {
-        long until = System.nanoTime() + DISPATCHER_START_TIMEOUT.toNanos();
-        // requests made before the dispatcher is ready (new limits, added trials) wait for the loop
-        List<Event> later = new ArrayList<>();
-        try {
-            awaitInitialized(until, later);
-        } finally {
-            events.addAll(later);
-        }
-    }
-
-    private void awaitInitialized(long until, List<Event> later) throws InterruptedException {
-        while (true) {
-            Event e = next(Math.max(1, (until - System.nanoTime()) / 1_000_000));
-            if (e == null && System.nanoTime() < until) {
-                continue;
-            }
-            if (e == null) {
-                throw new ManagerException("the dispatcher did not answer IN within " + DISPATCHER_START_TIMEOUT.toSeconds() + " s");
-            }
-            if (e instanceof Reply r && r.command().type() == CommandType.INITIALIZED) {
-                return;
-            }
-            if (e instanceof Reply r && r.command().type() == CommandType.ERROR) {
-                throw new ManagerException("the tuner could not start:\n" + r.command().payload());
-            }
-            if (e instanceof DispatcherExited) {
-                throw new ManagerException("the dispatcher ended before it was initialised");
-            }
-            if (e instanceof StopRequested s) {
-                throw new ManagerException("stopped: " + s.reason());
-            }
-            if (e instanceof LimitsChanged || e instanceof TrialAdded || e instanceof TrialStopRequested) {
-                later.add(e);
-            }
-        }
-    }
-
-    /**
-     * Takes the journal's trials back: their ids to the dispatcher, finished results to the tuner,
-     * trials still running to the training service, and only the parameters of trials lost before
-     * their final result to run again.
-     */
-    private void resumeTrials() {
-        List<Object> records = new ArrayList<>();
-        List<Object> finished = new ArrayList<>();
-        int again = 0;
-        int reattached = 0;
-        int recovered = 0;
-        Instant now = clock.instant();
-        for (StoredTrial t : journal.trials()) {
-            usedJobIds.add(t.trialJobId());
-            lastParameterId = Math.max(lastParameterId, t.parameterId());
-            nextSequence = Math.max(nextSequence, t.sequence() + 1);
-            records.add(parse(t.parameterRecord()));
-            if (t.status() == TrialStatus.LOST) {
-                continue;
-            }
-            TrialStatus status = t.status();
-            if (status == TrialStatus.RUNNING) {
-                TrainingService.Reattached r = service.reattach(t);
-                if (r.note() != null) {
-                    journal.event(r.running() ? "reattached" : "leftover", t.trialJobId(), r.note(), now);
-                }
-                if (r.running()) {
-                    Trial back = new Trial(t.parameterRecord(), t.parameterId());
-                    back.jobId = t.trialJobId();
-                    back.sequence = t.sequence();
-                    back.started = t.started();
-                    back.lastContact = now;
-                    back.parametersSent = 1;
-                    back.reported = t.finalMetric() != null;
-                    back.finalReported = t.finalMetric() != null;
-                    running.put(back.jobId, back);
-                    used++;
-                    reattached++;
-                    continue;
-                }
-                if (t.finalMetric() == null) {
-                    Trial rerun = new Trial(t.parameterRecord(), t.parameterId());
-                    rerun.again = true;
-                    pending.add(rerun);
-                    journal.trialEnded(t.trialJobId(), TrialStatus.LOST, null,
-                            "the manager stopped while this trial ran, before its final result; its parameters run again", now);
-                    again++;
-                    continue;
-                }
-                status = TrialStatus.SUCCEEDED;
-                journal.trialEnded(t.trialJobId(), status, null, "its final result was recorded before the manager stopped", now);
-                recovered++;
-            }
-            used++;
-            listener.earlier(t.trialJobId(), t.sequence(), status, t.finalValue());
-            if (t.finalMetric() != null) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("parameter", parametersOf(t.parameterRecord()));
-                d.put("value", t.finalMetric());
-                d.put("trialJobId", t.trialJobId());
-                finished.add(d);
-            }
-        }
-        if (!records.isEmpty()) {
-            post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
-        }
-        if (!finished.isEmpty()) {
-            post(new Command(CommandType.IMPORT_DATA, JsonCodec.write(finished)));
-        }
-        journal.setStatus("RUNNING", null);
-        String summary = "resumed with " + (used - reattached) + " finished trials (" + recovered + " of them ended while the manager was "
-                + "stopped), " + reattached + " still running, " + again + " to run again";
-        journal.event("resume", null, summary, now);
-        listener.message("Resumed: " + (used - reattached) + " trials done before" + (reattached == 0 ? "" : ", " + reattached + " still running")
-                + (again == 0 ? "" : ", " + again + " that were running run again"));
-    }
-
-    private void loop() throws InterruptedException {
-        while (!finished()) {
-            long wait = running.isEmpty() ? 250 : service.pollInterval().toMillis();
-            Event e = next(wait);
-            if (e != null) {
-                handle(e);
-                // take everything already queued before deciding what to ask for
-                while ((e = next(0)) != null) {
-                    handle(e);
-                }
-            }
-            service.poll();
-            checkTimes();
-            schedule();
-            listener.tick(this::snapshot);
-            if (lockStep && running.isEmpty() && pending.isEmpty() && requested > 0 && !stopping) {
-                stalled = true;
-                journal.event("stalled", null, "nothing runs and the dispatcher sent no trial for the " + requested + " asked for", clock.instant());
-                return;
-            }
-        }
-    }
-
-    private boolean finished() {
-        return running.isEmpty() && (stopping || (pending.isEmpty() && requested == 0 && !canRequest()));
-    }
-
-    private void handle(Event e) {
-        if (e instanceof Reply r) {
-            reply(r.command());
-        } else if (e instanceof ParameterRequest p) {
-            Trial t = running.get(p.jobId());
-            if (t != null) {
-                parameterRequest(t, p.byFile(), p.index());
-            }
-        } else if (e instanceof MetricReceived m) {
-            metric(m);
-        } else if (e instanceof Problem p) {
-            Trial t = running.get(p.jobId());
-            if (t != null) {
-                t.protocolProblem = p.text();
-                journal.event("bad-metric", t.jobId, p.text(), clock.instant());
-            }
-        } else if (e instanceof TrialExited x) {
-            trialExited(x.jobId(), x.exitCode());
-        } else if (e instanceof TrialEnded x) {
-            trialEnded(x.jobId(), x.status(), x.reason());
-        } else if (e instanceof DispatcherExited d) {
-            if (!stopping) {
-                fail("the dispatcher stopped unexpectedly (status " + d.status() + ")");
-            }
-        } else if (e instanceof StopRequested s && !stopping) {
-            stopAll(TrialStatus.USER_CANCELED, s.reason());
-            outcome = Outcome.STOPPED;
-            listener.message("Stopping: " + s.reason());
-        } else if (e instanceof LimitsChanged c) {
-            c.done().complete(applyLimits(c.limits()));
-        } else if (e instanceof TrialStopRequested s) {
-            Trial t = running.get(s.jobId());
-            if (t == null) {
-                s.done().completeExceptionally(new IllegalArgumentException("no trial " + s.jobId() + " is running"));
-            } else {
-                if (t.stopAs == null) {
-                    stop(t, TrialStatus.USER_CANCELED, s.reason());
-                }
-                s.done().complete("trial " + s.jobId() + " is stopping");
-            }
-        } else if (e instanceof TrialAdded a) {
-            addTrial(a);
-        }
-    }
-
-    private String applyLimits(Limits l) {
-        List<String> changed = new ArrayList<>();
-        if (l.trialConcurrency() != null && l.trialConcurrency() != trialConcurrency) {
-            changed.add("trialConcurrency " + trialConcurrency + " -> " + l.trialConcurrency());
-            trialConcurrency = l.trialConcurrency();
-        }
-        if (l.maxTrialNumber() != null && l.maxTrialNumber() != maxTrialNumber) {
-            changed.add("maxTrialNumber " + (maxTrialNumber == 0 ? "none" : maxTrialNumber) + " -> "
-                    + (l.maxTrialNumber() == 0 ? "none" : l.maxTrialNumber()));
-            maxTrialNumber = l.maxTrialNumber();
-        }
-        if (l.maxExperimentDuration() != null) {
-            Instant next = l.maxExperimentDuration().isZero() ? null : start.plus(l.maxExperimentDuration());
-            if (!java.util.Objects.equals(next, deadline)) {
-                changed.add("maxExperimentDuration -> " + (next == null ? "none" : human(l.maxExperimentDuration())));
-                deadline = next;
-            }
-        }
-        String text = changed.isEmpty() ? "limits unchanged" : String.join(", ", changed);
-        if (!changed.isEmpty()) {
-            journal.event("limits", null, text, clock.instant());
-            listener.message("Limits changed: " + text);
-        }
-        return text;
-    }
-
-    private void addTrial(TrialAdded a) {
-        if (stopping) {
-            a.done().completeExceptionally(new IllegalArgumentException("the experiment is stopping"));
-            return;
-        }
-        if (maxTrialNumber > 0 && used + pending.size() + toAdd.size() >= maxTrialNumber) {
-            a.done().completeExceptionally(new IllegalArgumentException("maxTrialNumber (" + maxTrialNumber
-                    + ") trials have started or wait to: raise maxTrialNumber to add one"));
-            return;
-        }
-        toAdd.add(a);
-        takeAddedTrials();
-    }
-
-    /**
-     * Gives the trials added by hand their parameter ids, after the last one the dispatcher gave, and
-     * tells the dispatcher of them ({@code AD}, so that its own ids go on after them): only while no
-     * request is outstanding, so that an id is never given twice. They run first, in the order added.
-     */
-    private void takeAddedTrials() {
-        if (toAdd.isEmpty() || requested > 0) {
-            return;
-        }
-        List<Object> records = new ArrayList<>();
-        List<Trial> first = new ArrayList<>();
-        for (TrialAdded a : toAdd) {
-            long id = ++lastParameterId;
-            Map<String, Object> record = new LinkedHashMap<>();
-            record.put("parameter_id", id);
-            record.put("parameter_source", "customized");
-            record.put("parameters", a.parameters());
-            record.put("parameter_index", 0L);
-            records.add(record);
-            Trial t = new Trial(JsonCodec.write(record), id);
-            t.added = true;
-            first.add(t);
-            journal.event("added", null, "parameters " + id + " " + JsonCodec.write(a.parameters()) + (a.note() == null ? "" : ": " + a.note()),
-                    clock.instant());
-            a.done().complete("parameters " + id + " added: they run next");
-        }
-        toAdd.clear();
-        post(new Command(CommandType.ADD_CUSTOMIZED_TRIAL_JOB, JsonCodec.write(records)));
-        // before the tuner's, behind trials lost and waiting to run again and those added before
-        List<Trial> rest = new ArrayList<>(pending);
-        pending.clear();
-        rest.stream().filter(t -> t.again).forEach(pending::add);
-        rest.stream().filter(t -> t.added && !t.again).forEach(pending::add);
-        pending.addAll(first);
-        rest.stream().filter(t -> !t.again && !t.added).forEach(pending::add);
-    }
-
-    private void reply(Command c) {
-        switch (c.type()) {
-            case NEW_TRIAL_JOB -> {
-                requested = Math.max(0, requested - 1);
-                long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - toAdd.size() : Long.MAX_VALUE;
-                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
-                long id = ((Number) record.get("parameter_id")).longValue();
-                lastParameterId = Math.max(lastParameterId, id);
-                if (budget <= 0 || stopping) {
-                    journal.event("unused", null, "parameters " + id + " not run: "
-                            + (stopping ? "the experiment is stopping" : "maxTrialNumber reached"), clock.instant());
-                    return;
-                }
-                pending.add(new Trial(c.payload(), id));
-            }
-            case NO_MORE_TRIAL_JOBS -> {
-                requested = 0;
-                if (!noMoreTrials) {
-                    journal.event("no-more-trials", null, "the tuner has no more parameters", clock.instant());
-                }
-                noMoreTrials = true;
-                requestCredit = 0;
-            }
-            case SEND_TRIAL_JOB_PARAMETER -> {
-                Map<?, ?> record = (Map<?, ?>) parse(c.payload());
-                Trial t = running.get(String.valueOf(record.get("trial_job_id")));
-                if (t != null) {
-                    int index = record.get("parameter_index") instanceof Number n ? n.intValue() : t.parametersSent;
-                    if (!t.lastAskedByFile) {
-                        t.parametersSent++;
-                    }
-                    service.sendParameters(t.jobId, c.payload(), index, t.lastAskedByFile);
-                }
-            }
-            case KILL_TRIAL_JOB -> {
-                Object job = parse(c.payload());
-                Trial t = running.get(String.valueOf(job));
-                if (t != null && t.stopAs == null) {
-                    stop(t, TrialStatus.EARLY_STOPPED, "stopped early by the assessor");
-                }
-            }
-            case ERROR -> fail("the dispatcher reported an error:\n" + c.payload());
-            default -> LOG.warn("unexpected command from the dispatcher: {}", c);
-        }
-    }
-
-    /** A trial asks for parameters: the first time on a live channel it gets its own, after that the tuner makes more. */
-    private void parameterRequest(Trial t, boolean byFile, int index) {
-        t.lastContact = clock.instant();
-        t.lastAskedByFile = byFile;
-        if (!byFile && t.parametersSent == 0) {
-            t.parametersSent = 1;
-            service.sendParameters(t.jobId, t.parameterRecord, 0, false);
-        } else {
-            // a multi-phase trial asks again: the tuner makes new parameters, which come back as SP
-            post(Command.of(new Payloads.MetricData(t.parameterId, t.jobId, MetricReport.Type.REQUEST_PARAMETER, 0, null,
-                    index >= 0 ? index : t.parametersSent)));
-        }
-    }
-
-    private void metric(MetricReceived m) {
-        Trial t = running.get(m.jobId());
-        if (t == null) {
-            m.recorded().completeExceptionally(new IllegalArgumentException("trial " + m.jobId() + " has ended"));
-            return;
-        }
-        String problem;
-        try {
-            problem = recordMetric(t, m.text(), m.from());
-        } catch (RuntimeException e) {
-            m.recorded().completeExceptionally(e);
-            fail(e.getMessage());
-            return;
-        }
-        if (problem != null) {
-            m.recorded().completeExceptionally(new IllegalArgumentException(problem));
-        } else {
-            m.recorded().complete(null);
-        }
-    }
-
-    /**
-     * Records a trial's metric (ME text, read here once) and hands it to the dispatcher as the record it
-     * was read into; a request for parameters is handled as one. Returns what is wrong with a malformed
-     * metric (also recorded as an event), else null. A frame read from a file is counted as read in the
-     * store, whatever it was.
-     */
-    private String recordMetric(Trial t, String text, MetricStream from) {
-        t.lastContact = clock.instant();
-        ReportedMetric reported;
-        try {
-            reported = ReportedMetric.read(text, t.jobId, t.parameterId);
-        } catch (ProtocolException e) {
-            String problem = "trial " + t.jobId + " reported a malformed metric: " + e.getMessage();
-            t.protocolProblem = problem;
-            journal.event("bad-metric", t.jobId, problem, clock.instant());
-            journal.frameRead(t.jobId, from);
-            return problem;
-        }
-        Payloads.MetricData data = reported.data();
-        if (data.type() == MetricReport.Type.REQUEST_PARAMETER) {
-            journal.frameRead(t.jobId, from);
-            parameterRequest(t, from != MetricStream.LIVE, data.parameterIndex());
-            return null;
-        }
-        t.reported = true;
-        journal.metric(t.jobId, from, data.parameterId(), data.type().name(), data.sequence(), reported.valueText(), data.metric().value(),
-                clock.instant());
-        if (data.type() == MetricReport.Type.FINAL) {
-            t.finalReported = true;
-            listener.finalResult(t.jobId, data.metric().value());
-        } else if (data.type() == MetricReport.Type.PERIODICAL) {
-            listener.intermediateResult(t.jobId, data.metric().value());
-        }
-        post(Command.of(data));
-        return null;
-    }
-
-    /** A trial's job ended without its exit status: see {@link TrialEvents#ended}. */
-    private void trialEnded(String jobId, TrialStatus status, String reason) {
-        Trial t = running.get(jobId);
-        if (t == null) {
-            return;
-        }
-        if (t.stopAs == null && status == TrialStatus.LOST && t.finalReported) {
-            t.stopAs = TrialStatus.SUCCEEDED;
-            t.stopReason = reason + "; its final result was recorded before";
-        } else if (t.stopAs == null && status == TrialStatus.LOST) {
-            // what it reported before it was lost is recorded; its parameters run again, first in line
-            service.collect(jobId);
-            running.remove(jobId);
-            used--;
-            Instant now = clock.instant();
-            String message = reason + "; its parameters run again";
-            journal.trialEnded(jobId, TrialStatus.LOST, null, message, now);
-            Trial rerun = new Trial(t.parameterRecord, t.parameterId);
-            rerun.again = true;
-            pending.addFirst(rerun);
-            listener.trialEnded(jobId, t.sequence, TrialStatus.LOST, message, Duration.between(t.started, now));
-            return;
-        } else if (t.stopAs == null) {
-            t.stopAs = status;
-            t.stopReason = reason;
-        }
-        trialExited(jobId, null);
-    }
-
-    /** A trial's end: its exit status, or {@code null} when it ended without one (its status is then {@code stopAs}). */
-    private void trialExited(String jobId, Integer exitCode) {
-        Trial t = running.get(jobId);
-        if (t == null) {
-            return;
-        }
-        // what the trial left unread reaches the dispatcher before its end
-        service.collect(jobId);
-        running.remove(jobId);
-        TrialStatus status;
-        String message = t.stopReason;
-        if (t.stopAs != null) {
-            status = t.stopAs;
-        } else if (exitCode != null && exitCode == 0) {
-            status = TrialStatus.SUCCEEDED;
-        } else {
-            status = TrialStatus.FAILED;
-            message = "exited with status " + exitCode + (exitCode > 128 ? " (signal " + (exitCode - 128) + ")" : "")
-                    + "; see trials/" + jobId + "/trial.stderr";
-        }
-        if (service.seesParameterRequests() && t.parametersSent == 0 && status != TrialStatus.EARLY_STOPPED) {
-            // a trial that never asked did not run its parameters
-            message = (message == null ? "" : message + "; ") + "it never asked for its parameters";
-            if (status == TrialStatus.SUCCEEDED) {
-                status = TrialStatus.FAILED;
-            }
-        }
-        if (t.protocolProblem != null) {
-            message = (message == null ? "" : message + "; ") + t.protocolProblem;
-            if (status == TrialStatus.SUCCEEDED) {
-                status = TrialStatus.FAILED;
-            }
-        }
-        Instant now = clock.instant();
-        journal.trialEnded(jobId, status, exitCode == null || t.stopAs != null && exitCode > 128 ? null : exitCode, message, now);
-        // as NNI's manager: a trial stopped on the assessor's KI ends USER_CANCELED on the wire (EARLY_STOPPED in the records)
-        String event = status == TrialStatus.EARLY_STOPPED ? TrialStatus.USER_CANCELED.name() : status.name();
-        post(Command.of(new Payloads.TrialEndData(jobId, event, t.parameterId)));
-        if (noMoreTrials) {
-            // as NNI's manager: a freed slot is offered to the tuner again, even after it said NO
-            requestCredit++;
-        }
-        listener.trialEnded(jobId, t.sequence, status, message, Duration.between(t.started, now));
-    }
-
-    /**
-     * A trial lost with the place it ran: it ends LOST and, unless the experiment is stopping or the
-     * trial was being stopped, its parameters wait to run again first, without counting twice against
-     * maxTrialNumber. The dispatcher is not told of an end: the parameters' end comes with the new trial's.
-     */
-    private void checkTimes() {
-        Instant now = clock.instant();
-        if (deadline != null && !stopping && now.isAfter(deadline)) {
-            journal.event("deadline", null, "maxExperimentDuration reached", now);
-            listener.message("maxExperimentDuration reached: stopping the running trials");
-            stopAll(TrialStatus.USER_CANCELED, "the experiment reached maxExperimentDuration");
-        }
-        for (Trial t : List.copyOf(running.values())) {
-            if (t.stopAs != null || !running.containsKey(t.jobId)) {
-                continue;
-            }
-            if (settings.maxTrialDuration() != null && Duration.between(t.started, now).compareTo(settings.maxTrialDuration()) > 0) {
-                stop(t, TrialStatus.USER_CANCELED, "ran longer than maxTrialDuration (" + human(settings.maxTrialDuration()) + ")");
-            } else if (settings.silenceTimeout() != null && Duration.between(t.lastContact, now).compareTo(settings.silenceTimeout()) > 0) {
-                stop(t, TrialStatus.FAILED, (t.parametersSent == 0 && !t.reported ? "neither asked for its parameters nor reported" : "reported nothing")
-                        + " for " + human(settings.silenceTimeout()) + " (--silence-timeout)");
-            }
-        }
-    }
-
-    private void stopAll(TrialStatus as, String reason) {
-        stopping = true;
-        for (TrialAdded a : toAdd) {
-            a.done().completeExceptionally(new IllegalArgumentException("not added: " + reason));
-        }
-        toAdd.clear();
-        for (Trial t : pending) {
-            journal.event("unused", null, "parameters " + t.parameterId + " not run: " + reason, clock.instant());
-        }
-        pending.clear();
-        for (Trial t : List.copyOf(running.values())) {
-            if (t.stopAs == null && running.containsKey(t.jobId)) {
-                stop(t, as, reason);
-            }
-        }
-    }
-
-    private void stop(Trial t, TrialStatus as, String reason) {
-        t.stopAs = as;
-        t.stopReason = reason;
-        journal.event("stop", t.jobId, reason, clock.instant());
-        service.stop(t.jobId, settings.stopGrace());
-    }
-
-    private void fail(String message) {
-        if (error == null) {
-            error = message;
-        }
-        outcome = Outcome.ERROR;
-        if (!stopping) {
-            stopAll(TrialStatus.USER_CANCELED, "the experiment failed");
-        }
-    }
-
-    private boolean canRequest() {
-        if (stopping || (deadline != null && clock.instant().isAfter(deadline))) {
-            return false;
-        }
-        if (maxTrialNumber > 0 && used + pending.size() + toAdd.size() + requested >= maxTrialNumber) {
-            return false;
-        }
-        return !noMoreTrials || requestCredit > 0;
-    }
-
-    private void schedule() {
-        takeAddedTrials();
-        startPending();
-        requestTrials();
-        if (lockStep) {
-            // the answers are in: the new trials start before the running ones take their next step
-            startPending();
-        }
-    }
-
-    private void startPending() {
-        while (running.size() < trialConcurrency && !pending.isEmpty() && !stopping && service.canStart()) {
-            startTrial(pending.poll());
-        }
-    }
-
-    private void requestTrials() {
-        if (stopping || !canRequest()) {
-            return;
-        }
-        long free = trialConcurrency - running.size() - pending.size() - requested;
-        long budget = maxTrialNumber > 0 ? maxTrialNumber - used - pending.size() - toAdd.size() - requested : Long.MAX_VALUE;
-        long n = Math.min(free, budget);
-        if (noMoreTrials) {
-            n = Math.min(n, requestCredit);
-        }
-        if (n > 0 && lockStep && used > 0) {
-            // one slot at a time, each answer taken before the next request, as NNI's manager asks for freed slots
-            for (long i = 0; i < n && canRequest() && running.size() + pending.size() + requested < trialConcurrency; i++) {
-                requested++;
-                if (noMoreTrials) {
-                    requestCredit--;
-                }
-                post(new Command(CommandType.REQUEST_TRIAL_JOBS, "1"));
-            }
-        } else if (n > 0) {
-            requested += (int) n;
-            if (noMoreTrials) {
-                requestCredit -= (int) n;
-            }
-            post(new Command(CommandType.REQUEST_TRIAL_JOBS, Long.toString(n)));
-        }
-    }
-
-    private void startTrial(Trial t) {
-        t.jobId = newJobId();
-        t.sequence = nextSequence++;
-        used++;
-        Instant now = clock.instant();
-        t.started = now;
-        t.lastContact = now;
-        // recorded before it starts: a manager killed in between finds it and does not lose its parameters
-        journal.trialStarted(t.sequence, t.jobId, t.parameterId, t.parameterRecord, now);
-        Placement placement;
-        try {
-            placement = service.start(new TrialLaunch(journal.id(), t.jobId, t.sequence, t.parameterId, t.parameterRecord));
-        } catch (java.io.IOException | RuntimeException e) {
-            journal.trialEnded(t.jobId, TrialStatus.FAILED, null, "could not be started: " + e.getMessage(), clock.instant());
-            fail("trial " + t.jobId + " could not be started " + service.describe() + ": " + e.getMessage());
-            return;
-        }
-        journal.trialPlaced(t.jobId, placement);
-        running.put(t.jobId, t);
-        listener.trialStarted(t.jobId, t.sequence, parametersOf(t.parameterRecord));
-    }
-
     /** The job id of the trial with this sequence in a lock-step run: "T" and the sequence in base 36, five characters in all. */
     public static String sequentialJobId(int sequence) {
-        String s = Integer.toString(sequence, 36);
-        return "T" + "0000".substring(Math.min(4, s.length())) + s;
-    }
-
-    private String newJobId() {
-        if (lockStep) {
-            // a simulated run's ids depend on nothing but the order of its trials
-            String id = sequentialJobId(nextSequence);
-            if (usedJobIds.add(id)) {
-                return id;
-            }
-        }
-        while (true) {
-            StringBuilder sb = new StringBuilder(5);
-            for (int i = 0; i < 5; i++) {
-                sb.append(ID_CHARS.charAt(ids.nextInt(ID_CHARS.length())));
-            }
-            if (usedJobIds.add(sb.toString())) {
-                return sb.toString();
-            }
-        }
-    }
-
-    private ManagerListener.Snapshot snapshot() {
-        return new ManagerListener.Snapshot(running.size(), pending.size(), used, maxTrialNumber, Duration.between(start, clock.instant()),
-                deadline == null ? null : Duration.between(clock.instant(), deadline));
+        return JobIds.sequential(sequence);
     }
 
     /** The parameters of a parameter record, as plain JSON values (empty when it holds none). */
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> parametersOf(String record) {
-        try {
-            Object r = JsonCodec.parse(record, "a parameter record");
-            Object p = r instanceof Map<?, ?> m ? m.get("parameters") : null;
-            return p instanceof Map<?, ?> pm ? new LinkedHashMap<>((Map<String, Object>) pm) : Map.of();
-        } catch (ProtocolException e) {
-            return Map.of();
-        }
-    }
-
-    private static Object parse(String json) {
-        try {
-            return JsonCodec.parse(json, "a dispatcher payload");
-        } catch (ProtocolException e) {
-            throw new ManagerException("unreadable payload from the dispatcher: " + e.getMessage(), e);
-        }
+        return ParameterRecords.parametersOf(record);
     }
 
     /** A duration as people write it: 45s, 2m30s, 1h05m. */

@@ -319,13 +319,13 @@ class ExperimentManagerTest {
         ExperimentManager m = new ExperimentManager(new ManagerSettings(SPACE, 2, 5, null, null, null, Duration.ZERO), trials,
                 tuner::dispatcher, ManagerListener.SILENT, Clock.systemUTC());
         m.prepare();
-        List<java.util.concurrent.CompletableFuture<String>> added = List.of(m.addTrial(Map.of("x", 0.125), "warmStart[0]"),
+        List<java.util.concurrent.CompletableFuture<AddedTrial>> added = List.of(m.addTrial(Map.of("x", 0.125), "warmStart[0]"),
                 m.addTrial(Map.of("x", 0.25), "warmStart[1]"), m.addTrial(Map.of("x", 0.375), "warmStart[2]"));
         MemoryJournal journal = new MemoryJournal();
         assertThat(m.run(journal, false)).isEqualTo(ExperimentManager.Outcome.DONE);
 
-        assertThat(added).extracting(java.util.concurrent.CompletableFuture::join).containsExactly(
-                "parameters 0 added: they run next", "parameters 1 added: they run next", "parameters 2 added: they run next");
+        assertThat(added).extracting(java.util.concurrent.CompletableFuture::join)
+                .containsExactly(new AddedTrial(0), new AddedTrial(1), new AddedTrial(2));
         List<StoredTrial> ran = journal.trials.values().stream().sorted(java.util.Comparator.comparingInt(StoredTrial::sequence)).toList();
         assertThat(ran).extracting(StoredTrial::parameterId).containsExactly(0L, 1L, 2L, 3L, 4L);
         assertThat(ran.subList(0, 3)).extracting(t -> ExperimentManager.parametersOf(t.parameterRecord()))
@@ -536,11 +536,11 @@ class ExperimentManagerTest {
         assertThat(m.changeLimits(new ExperimentManager.Limits(2, null, null)).get()).isEqualTo("trialConcurrency 1 -> 2");
         await(() -> service.startedRecords.size() == 2);
         // both slots are taken: the added trial waits, and is next; a second one would pass maxTrialNumber 3
-        assertThat(m.addTrial(Map.of("x", 0.333), "by hand").get()).isEqualTo("parameters 2 added: they run next");
+        assertThat(m.addTrial(Map.of("x", 0.333), "by hand").get()).isEqualTo(new AddedTrial(2));
         assertThatThrownBy(() -> m.addTrial(Map.of("x", 0.5), null).get()).hasCauseInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("raise maxTrialNumber");
         assertThat(m.changeLimits(new ExperimentManager.Limits(null, 4L, null)).get()).isEqualTo("maxTrialNumber 3 -> 4");
-        assertThat(m.addTrial(Map.of("x", 0.5), null).get()).isEqualTo("parameters 3 added: they run next");
+        assertThat(m.addTrial(Map.of("x", 0.5), null).get().answer()).isEqualTo("parameters 3 added: they run next");
 
         String first = service.jobOf(0);
         assertThat(m.stopTrial(first, "stopped from the dashboard").get()).contains(first);
