@@ -277,8 +277,7 @@ final class RandomForest {
             if (keys[i] == keys[i + 1] || nl < minLeaf || m - nl < minLeaf) {
                 continue;
             }
-            double rightSum = s - leftSum;
-            double gain = leftSum * leftSum / nl + rightSum * rightSum / (m - nl) - parent;
+            double gain = gain(leftSum, nl, s, m, parent);
             if (gain > bestGain) {
                 bestGain = gain;
                 bestAt = i;
@@ -288,6 +287,15 @@ final class RandomForest {
             return null;
         }
         return new Split(f, (keys[bestAt] + keys[bestAt + 1]) / 2, null, bestGain);
+    }
+
+    /**
+     * How much splitting {@code m} rows whose targets sum to {@code total} into the first {@code nl}
+     * (summing to {@code leftSum}) and the rest reduces the squared error, given {@code parent = total^2 / m}.
+     */
+    private static double gain(double leftSum, int nl, double total, int m, double parent) {
+        double rightSum = total - leftSum;
+        return leftSum * leftSum / nl + rightSum * rightSum / (m - nl) - parent;
     }
 
     private Split categoricalSplit(double[][] x, double[] y, int[] rows, int from, int to, int f, double s) {
@@ -323,8 +331,7 @@ final class RandomForest {
             if (nl < minLeaf || m - nl < minLeaf) {
                 continue;
             }
-            double rightSum = s - leftSum;
-            double gain = leftSum * leftSum / nl + rightSum * rightSum / (m - nl) - parent;
+            double gain = gain(leftSum, nl, s, m, parent);
             if (gain > bestGain) {
                 bestGain = gain;
                 bestAt = i;
