@@ -116,9 +116,14 @@ final class Ssh implements AutoCloseable {
                 // not unknown (that is noted above), so known with another key
                 refused = changed(null);
             }
-            String why = refused != null ? refused : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            String why = refused != null ? refused : why(root);
             throw new IOException("machine " + m.address() + " (user " + m.user() + "): " + why, e);
         }
+    }
+
+    /** What went wrong, for a message: the exception's message, else its class's simple name. */
+    static String why(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** What a remote command did. */
