@@ -1,5 +1,7 @@
 package org.tunekit.remote;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +122,28 @@ final class Host {
             session.close(true);
             session = null;
         }
+    }
+
+    /**
+     * Kills these trials' process groups from a thread of its own ({@code tunekit-ssh-close-HOST:PORT}, a daemon,
+     * started here), not the worker, which may be stuck on a machine that hangs; a failure is logged. Call only while
+     * {@link #up}.
+     *
+     * @return the thread, for the caller to wait on
+     */
+    Thread killInBackground(List<Long> pids, Duration timeout) {
+        String kill = TrialProcesses.killGroups(pids) + "true";
+        ClientSession s = session;
+        Thread killer = new Thread(() -> {
+            try {
+                Ssh.exec(s, kill, null, timeout);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not stop the trials on {}: {}", machine.address(), Ssh.why(e));
+            }
+        }, "tunekit-ssh-close-" + machine.address());
+        killer.setDaemon(true);
+        killer.start();
+        return killer;
     }
 
     /** A new reading of its GPUs was taken in. */

@@ -11,14 +11,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Queue;
-import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.sshd.client.session.ClientSession;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tunekit.gpus.GpuAllocation;
 import org.tunekit.gpus.GpuScheduler;
 import org.tunekit.gpus.GpuSettings;
@@ -83,7 +77,6 @@ import org.tunekit.runner.manager.TrialScript;
  * {@link MachineGpus} (a machine's {@code nvidia-smi}).
  */
 final class RemoteMachines implements TrainingService {
-    private static final Logger LOG = LoggerFactory.getLogger(RemoteMachines.class);
     /** How long a machine may not answer before its trials are given up as lost. */
     static final Duration LOST_AFTER = Duration.ofSeconds(60);
     /** How often a machine that does not answer is tried again. */
@@ -108,13 +101,9 @@ final class RemoteMachines implements TrainingService {
     private final List<Host> hosts = new ArrayList<>();
     private final Double trialGpuNumber;
     private final Clock clock;
-    private final Duration lostAfter;
-    private final Duration retryEvery;
-    private final Duration pollEvery;
+    /** The running trials by id; shared with {@link #watch}, on the manager's thread only. */
     private final Map<String, RemoteTrial> trials = new LinkedHashMap<>();
-    /** What the workers learnt, to be applied on the manager's thread. */
-    private final Queue<Runnable> answers = new ConcurrentLinkedQueue<>();
-    private volatile boolean closed;
+    private final MachineWatch watch;
     private Ssh ssh;
     private TrialEvents events;
 
@@ -139,9 +128,8 @@ final class RemoteMachines implements TrainingService {
             }
         }
         this.clock = clock;
-        this.lostAfter = lostAfter;
-        this.retryEvery = retryEvery;
-        this.pollEvery = pollEvery;
+        this.watch = new MachineWatch(hosts, trials, clock, lostAfter, retryEvery, pollEvery, this::rereadsGpus, () -> ssh,
+                context.experimentId());
     }
 
     private GpuSettings settings(Machine m) {
@@ -153,20 +141,10 @@ final class RemoteMachines implements TrainingService {
         return "on " + String.join(", ", hosts.stream().map(h -> h.machine.name()).toList());
     }
 
-    /** The {@code known_hosts} file: the option {@code knownHosts}, else {@code ~/.ssh/known_hosts} ({@code $HOME}'s). */
-    private Path knownHosts() {
-        String given = context.options().get("knownHosts");
-        if (given != null) {
-            return Path.of(given);
-        }
-        String home = System.getenv("HOME");
-        return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".ssh", "known_hosts");
-    }
-
     @Override
     public void check() {
         if (ssh == null) {
-            ssh = new Ssh(knownHosts(), Boolean.parseBoolean(context.options().get("acceptNewHosts")));
+            ssh = new Ssh(Ssh.knownHostsFile(context.options().get("knownHosts")), Boolean.parseBoolean(context.options().get("acceptNewHosts")));
         }
         List<String> unreachable = new ArrayList<>();
         for (Host h : hosts) {
@@ -210,6 +188,7 @@ final class RemoteMachines implements TrainingService {
     @Override
     public void open(TrialEvents events) {
         this.events = events;
+        watch.open(events);
     }
 
     @Override
@@ -287,12 +266,18 @@ final class RemoteMachines implements TrainingService {
         Path local = localFolder(trial.trialJobId());
         Files.createDirectories(local.resolve(".nni"));
         Files.writeString(local.resolve(TrialScript.PARAMETERS), trial.parameterRecord());
-        trials.put(trial.trialJobId(), new RemoteTrial(trial.trialJobId(), h, dir, pid, local, null));
-        h.running++;
-        h.lastContact = clock.instant();
+        track(new RemoteTrial(trial.trialJobId(), h, dir, pid, local, null));
         return new Placement(h.machine.name() + "|" + pid + "|" + dir, h.machine.name(), allocation == null ? null : allocation.gpuIndices());
     }
 
+    /** A trial started or taken back: its machine answered just now. */
+    private void track(RemoteTrial t) {
+        trials.put(t.jobId, t);
+        t.host.running++;
+        t.host.lastContact = clock.instant();
+    }
+
+    /** The trial's folder here, where the copies of its files are kept. */
     private Path localFolder(String trialJobId) {
         return context.experimentDirectory().resolve("trials").resolve(trialJobId);
     }
@@ -310,22 +295,8 @@ final class RemoteMachines implements TrainingService {
         }
         t.stopping = true;
         t.killAt = clock.instant().plus(grace);
-        Host h = t.host;
-        if (h.up()) {
-            ClientSession session = h.session;
-            String command = TrialProcesses.interrupt(t.pid);
-            submit(h, () -> {
-                try {
-                    Ssh.exec(session, command, null, POLL_TIMEOUT);
-                } catch (IOException | RuntimeException e) {
-                    String why = Ssh.why(e);
-                    answers.add(() -> {
-                        if (h.session == session && h.down == null) {
-                            h.down(why, clock.instant());
-                        }
-                    });
-                }
-            });
+        if (t.host.up()) {
+            watch.interrupt(t);
         }
     }
 
@@ -337,143 +308,16 @@ final class RemoteMachines implements TrainingService {
     /**
      * Applies the answers the workers brought (copies, metrics, ends, machines down or back), gives up the
      * trials of machines silent for {@link #LOST_AFTER}, and hands each machine without a command in flight
-     * its next poll or reconnect. Waits for no machine.
+     * its next poll or reconnect ({@link MachineWatch#poll}). Waits for no machine.
      */
     @Override
     public void poll() {
-        applyAnswers();
-        Instant now = clock.instant();
-        for (Host h : hosts) {
-            List<RemoteTrial> mine = live(h);
-            if (h.down != null) {
-                if (h.askedAt == null && !now.isBefore(h.lastAttempt.plus(retryEvery))) {
-                    reconnect(h, now);
-                }
-                loseTrialsOf(h, now);
-                continue;
-            }
-            if (h.askedAt != null) {
-                Instant silentSince = h.lastContact != null && h.lastContact.isAfter(h.askedAt) ? h.lastContact : h.askedAt;
-                if (!mine.isEmpty() && !now.isBefore(silentSince.plus(lostAfter))) {
-                    h.down("no answer to a poll for " + Duration.between(h.askedAt, now).toSeconds() + " s", now);
-                    loseTrialsOf(h, now);
-                }
-                continue;
-            }
-            boolean gpusDue = rereadsGpus(h) && !now.isBefore(h.lastGpuRead.plus(GPU_REREAD));
-            boolean pollDue = !mine.isEmpty() && (gpusDue || h.lastPoll == null || !now.isBefore(h.lastPoll.plus(pollEvery)));
-            if (pollDue || gpusDue) {
-                ask(h, pollDue ? mine : List.of(), gpusDue, now);
-            }
-        }
-    }
-
-    private List<RemoteTrial> live(Host h) {
-        return trials.values().stream().filter(t -> t.host == h && !t.ended).toList();
+        watch.poll();
     }
 
     /** True when the machine's GPUs are read again while the experiment runs: as the local service, when busy GPUs are skipped. */
     private boolean rereadsGpus(Host h) {
         return h.gpus != null && !h.machine.useActiveGpu() && trialGpuNumber != null && trialGpuNumber > 0;
-    }
-
-    private void applyAnswers() {
-        Runnable r;
-        while ((r = answers.poll()) != null) {
-            r.run();
-        }
-    }
-
-    /** Runs {@code task} on the machine's worker; nothing is run once the service is closed. */
-    private void submit(Host h, Runnable task) {
-        if (!closed) {
-            h.submit(task);
-        }
-    }
-
-    /** Sends the machine a poll of {@code mine} (when any) and a reading of its GPUs (when {@code gpus}); applied in {@link #answered}. */
-    private void ask(Host h, List<RemoteTrial> mine, boolean gpus, Instant now) {
-        ClientSession session = h.session;
-        Machine machine = h.machine;
-        List<MachinePoll.Asked> asked = mine.stream().map(MachinePoll.Asked::of).toList();
-        String command = asked.isEmpty() ? null : MachinePoll.command(asked, now);
-        Set<Long> trialSessions = mine.stream().map(t -> t.pid).collect(Collectors.toUnmodifiableSet());
-        h.askedAt = now;
-        if (command != null) {
-            h.lastPoll = now;
-        }
-        if (gpus) {
-            h.lastGpuRead = now;
-        }
-        submit(h, () -> {
-            MachinePoll.Answer answer;
-            try {
-                answer = MachinePoll.run(session, machine, asked, command, gpus, trialSessions, POLL_TIMEOUT);
-            } catch (RuntimeException e) {
-                answer = MachinePoll.Answer.failed(Ssh.why(e));
-            }
-            MachinePoll.Answer a = answer;
-            answers.add(() -> answered(h, session, a));
-        });
-    }
-
-    /** On the manager's thread: what a poll brought. An answer from a session given up meanwhile is dropped. */
-    private void answered(Host h, ClientSession session, MachinePoll.Answer a) {
-        h.askedAt = null;
-        if (h.session != session || h.down != null) {
-            return;
-        }
-        if (a.failure() != null) {
-            h.down(a.failure(), clock.instant());
-            return;
-        }
-        h.lastContact = clock.instant();
-        for (MachinePoll.Report r : a.reports()) {
-            apply(r);
-        }
-        if (a.gpus() != null) {
-            try {
-                h.gpus.refresh(a.gpus(), a.own());
-                h.gpusRead();
-            } catch (IllegalStateException | IllegalArgumentException e) {
-                h.gpuReadFailed(e.getMessage());
-            }
-        } else if (a.gpuFailure() != null) {
-            h.gpuReadFailed(a.gpuFailure());
-        }
-    }
-
-    /** A trial's report: new metric bytes to the copies and on to the manager, its end as an exit. */
-    private void apply(MachinePoll.Report r) {
-        RemoteTrial t = r.asked().trial();
-        if (t.ended || trials.get(t.jobId) != t || t.fetched != r.asked().fetched() || t.stdoutFetched != r.asked().stdoutFetched()) {
-            return;
-        }
-        t.copy(r.metrics(), r.stdout(), events);
-        // the frames of the metrics file, and the lines NNISDK_MEb'...' of stdout (NNI's nni package off platform local)
-        t.metrics.deliver(events, false);
-        if (r.stderr() != null) {
-            t.keepStderr(r.stderr());
-        }
-        if (r.exit() != null) {
-            end(t, parseStatus(r.exit()));
-        } else if (!r.alive()) {
-            // gone without writing its status: killed (by us after the grace, or by someone on the machine)
-            end(t, t.stopping ? 130 : 137);
-        }
-    }
-
-    private static int parseStatus(String text) {
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            return 255;
-        }
-    }
-
-    private void end(RemoteTrial t, int status) {
-        t.ended = true;
-        events.exited(t.jobId, status);
     }
 
     /** Frees what the trial held and hands on what its copies hold still; no network (its stderr came with its end). */
@@ -530,89 +374,20 @@ final class RemoteMachines implements TrainingService {
         if (h.gpus != null && stored.gpus() != null) {
             h.gpus.restore(stored.trialJobId(), stored.gpus());
         }
-        trials.put(stored.trialJobId(), t);
-        h.running++;
-        h.lastContact = clock.instant();
+        track(t);
         return new Reattached(true, (said.contains("alive") ? "still running" : "ended while the runner was stopped") + " on "
                 + h.machine.name() + " as process " + pid + "; its metrics after the " + t.metrics.skipping() + " handled before are handed on");
-    }
-
-    /** Sends the worker a reconnect (with the kill of the machine's leftovers); applied in {@link #reconnected}. */
-    private void reconnect(Host h, Instant now) {
-        h.lastAttempt = now;
-        h.askedAt = now;
-        List<Long> leftovers = List.copyOf(h.leftovers);
-        Ssh client = ssh;
-        String experimentId = context.experimentId();
-        submit(h, () -> {
-            ClientSession s = null;
-            try {
-                s = client.connect(h.machine);
-                String root = MachineSetup.experimentFolder(s, h.machine, experimentId, COMMAND_TIMEOUT);
-                if (!leftovers.isEmpty()) {
-                    // its trials were given up and run again elsewhere: the old processes must not run on
-                    Ssh.exec(s, TrialProcesses.killGroups(leftovers) + "true", null, COMMAND_TIMEOUT);
-                }
-                ClientSession opened = s;
-                answers.add(() -> reconnected(h, opened, root, leftovers, null));
-            } catch (IOException | RuntimeException e) {
-                if (s != null) {
-                    s.close(true);
-                }
-                String why = Ssh.why(e);
-                answers.add(() -> reconnected(h, null, null, leftovers, why));
-            }
-        });
-    }
-
-    private void reconnected(Host h, ClientSession s, String root, List<Long> killed, String failure) {
-        h.askedAt = null;
-        if (failure != null) {
-            h.down = failure;
-            return;
-        }
-        if (closed) {
-            s.close(true);
-            return;
-        }
-        h.attach(s, root, clock.instant());
-        h.leftovers.removeAll(killed);
-        LOG.info("machine {} answers again", h.machine.address());
-    }
-
-    private void loseTrialsOf(Host h, Instant now) {
-        if (h.lastContact != null && Duration.between(h.lastContact, now).compareTo(lostAfter) < 0) {
-            return;
-        }
-        for (RemoteTrial t : List.copyOf(trials.values())) {
-            if (t.host == h && !t.ended) {
-                t.ended = true;
-                h.leftovers.add(t.pid);
-                events.lost(t.jobId, "machine " + h.machine.name() + " did not answer for " + lostAfter.toSeconds() + " s (" + h.down + ")");
-            }
-        }
     }
 
     /** Kills the trials still running, on all machines at once and waiting {@link #CLOSE_TIMEOUT} at most, then drops the connections. */
     @Override
     public void close() {
-        closed = true;
+        watch.close();
         List<Thread> kills = new ArrayList<>();
         for (Host h : hosts) {
-            List<RemoteTrial> mine = live(h);
+            List<RemoteTrial> mine = watch.live(h);
             if (h.up() && !mine.isEmpty()) {
-                String kill = TrialProcesses.killGroups(mine.stream().map(t -> t.pid).toList()) + "true";
-                ClientSession session = h.session;
-                Thread killer = new Thread(() -> {
-                    try {
-                        Ssh.exec(session, kill, null, CLOSE_TIMEOUT);
-                    } catch (IOException | RuntimeException e) {
-                        LOG.warn("could not stop the trials on {}: {}", h.machine.address(), Ssh.why(e));
-                    }
-                }, "tunekit-ssh-close-" + h.machine.address());
-                killer.setDaemon(true);
-                killer.start();
-                kills.add(killer);
+                kills.add(h.killInBackground(mine.stream().map(t -> t.pid).toList(), CLOSE_TIMEOUT));
             }
         }
         long deadline = System.nanoTime() + CLOSE_TIMEOUT.plusSeconds(1).toNanos();
@@ -631,7 +406,7 @@ final class RemoteMachines implements TrainingService {
 
     /** Drops the connections and leaves every trial running, as a runner killed with {@code kill -9} does (for tests). */
     void abandon() {
-        closed = true;
+        watch.close();
         disconnect();
     }
 
@@ -643,7 +418,7 @@ final class RemoteMachines implements TrainingService {
             ssh.close();
             ssh = null;
         }
-        answers.clear();
+        watch.dropAnswers();
     }
 
     /**
@@ -654,6 +429,6 @@ final class RemoteMachines implements TrainingService {
         for (Host h : hosts) {
             h.awaitWorker();
         }
-        applyAnswers();
+        watch.applyAnswers();
     }
 }
