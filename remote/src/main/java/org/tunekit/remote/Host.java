@@ -58,6 +58,19 @@ final class Host {
         return down == null && session != null;
     }
 
+    /**
+     * True when it could take a trial now: it is up, its GPUs (if counted) have room, and it has not left a poll
+     * unanswered for {@code pollOverdue} (it may hang: a start there could hold up the manager).
+     */
+    boolean canTakeTrial(Instant now, Duration pollOverdue) {
+        return up() && (askedAt == null || now.isBefore(askedAt.plus(pollOverdue))) && (gpus == null || gpus.fits());
+    }
+
+    /** True when its GPUs are read again while the experiment runs: as the local service, when busy GPUs are skipped. */
+    boolean rereadsGpus(Double trialGpuNumber) {
+        return gpus != null && !machine.useActiveGpu() && trialGpuNumber != null && trialGpuNumber > 0;
+    }
+
     /** The machine answers on a new session (in place of its old one, if any). */
     void attach(ClientSession s, String root, Instant now) {
         if (session != null) {

@@ -5,16 +5,36 @@ import static org.tunekit.runner.manager.TrialScript.quote;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import org.apache.sshd.client.session.ClientSession;
 
 /**
- * Prepares a machine for an experiment's trials: where the experiment's folder is there, and the trial code
- * copied into it. Holds no state; runs on the thread that calls it (the manager's at {@link RemoteMachines#check},
- * a machine's worker at a reconnect).
+ * Prepares a machine for an experiment's trials: the connection made at the start, where the experiment's folder
+ * is there, and the trial code copied into it. Holds no state of its own; runs on the thread that calls it (the
+ * manager's at {@link RemoteMachines#check}, a machine's worker at a reconnect).
  */
 final class MachineSetup {
     private MachineSetup() {}
+
+    /**
+     * Connects to the machine (on the manager's thread: at check), learns where the experiment's folder is there, and
+     * attaches the session to {@code h}.
+     *
+     * @throws IOException naming the machine and why
+     */
+    static void connect(Host h, Ssh ssh, String experimentId, Clock clock, Duration timeout) throws IOException {
+        h.lastAttempt = clock.instant();
+        ClientSession s = ssh.connect(h.machine);
+        String root;
+        try {
+            root = experimentFolder(s, h.machine, experimentId, timeout);
+        } catch (IOException e) {
+            s.close(true);
+            throw e;
+        }
+        h.attach(s, root, clock.instant());
+    }
 
     /**
      * The experiment's folder on the machine of a new session: {@code ~/tunekit-experiments/EXPID}.

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.sshd.client.session.ClientSession;
 import org.tunekit.gpus.GpuAllocation;
 import org.tunekit.gpus.GpuScheduler;
 import org.tunekit.gpus.GpuSettings;
@@ -128,7 +127,7 @@ final class RemoteMachines implements TrainingService {
             }
         }
         this.clock = clock;
-        this.watch = new MachineWatch(hosts, trials, clock, lostAfter, retryEvery, pollEvery, this::rereadsGpus, () -> ssh,
+        this.watch = new MachineWatch(hosts, trials, clock, lostAfter, retryEvery, pollEvery, h -> h.rereadsGpus(trialGpuNumber), () -> ssh,
                 context.experimentId());
     }
 
@@ -149,7 +148,7 @@ final class RemoteMachines implements TrainingService {
         List<String> unreachable = new ArrayList<>();
         for (Host h : hosts) {
             try {
-                connect(h);
+                MachineSetup.connect(h, ssh, context.experimentId(), clock, COMMAND_TIMEOUT);
             } catch (IOException e) {
                 unreachable.add(e.getMessage());
                 continue;
@@ -171,20 +170,6 @@ final class RemoteMachines implements TrainingService {
         }
     }
 
-    /** Connects (on the manager's thread: at check) and learns where the experiment's folder is there. */
-    private void connect(Host h) throws IOException {
-        h.lastAttempt = clock.instant();
-        ClientSession s = ssh.connect(h.machine);
-        String root;
-        try {
-            root = MachineSetup.experimentFolder(s, h.machine, context.experimentId(), COMMAND_TIMEOUT);
-        } catch (IOException e) {
-            s.close(true);
-            throw e;
-        }
-        h.attach(s, root, clock.instant());
-    }
-
     @Override
     public void open(TrialEvents events) {
         this.events = events;
@@ -196,23 +181,10 @@ final class RemoteMachines implements TrainingService {
         return !candidates().isEmpty();
     }
 
-    /** The up machines that could take a trial now, the one to use first. */
+    /** The machines that could take a trial now, the one to use first: the fewest trials, then the first in machineList. */
     private List<Host> candidates() {
         Instant now = clock.instant();
-        List<Host> out = new ArrayList<>();
-        for (Host h : hosts) {
-            if (!h.up()) {
-                continue;
-            }
-            if (h.askedAt != null && !now.isBefore(h.askedAt.plus(POLL_OVERDUE))) {
-                // it may hang: a start there could hold up the manager
-                continue;
-            }
-            if (h.gpus != null && !h.gpus.fits()) {
-                continue;
-            }
-            out.add(h);
-        }
+        List<Host> out = new ArrayList<>(hosts.stream().filter(h -> h.canTakeTrial(now, POLL_OVERDUE)).toList());
         out.sort(Comparator.<Host>comparingInt(h -> h.running).thenComparingInt(h -> h.machine.index()));
         return out;
     }
@@ -313,11 +285,6 @@ final class RemoteMachines implements TrainingService {
     @Override
     public void poll() {
         watch.poll();
-    }
-
-    /** True when the machine's GPUs are read again while the experiment runs: as the local service, when busy GPUs are skipped. */
-    private boolean rereadsGpus(Host h) {
-        return h.gpus != null && !h.machine.useActiveGpu() && trialGpuNumber != null && trialGpuNumber > 0;
     }
 
     /** Frees what the trial held and hands on what its copies hold still; no network (its stderr came with its end). */
