@@ -116,9 +116,23 @@ final class Ssh implements AutoCloseable {
                 // not unknown (that is noted above), so known with another key
                 refused = changed(null);
             }
-            String why = refused != null ? refused : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            String why = refused != null ? refused : why(root);
             throw new IOException("machine " + m.address() + " (user " + m.user() + "): " + why, e);
         }
+    }
+
+    /** The {@code known_hosts} file: {@code given} (the option {@code knownHosts}) when set, else {@code ~/.ssh/known_hosts} ({@code $HOME}'s). */
+    static Path knownHostsFile(String given) {
+        if (given != null) {
+            return Path.of(given);
+        }
+        String home = System.getenv("HOME");
+        return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".ssh", "known_hosts");
+    }
+
+    /** What went wrong, for a message: the exception's message, else its class's simple name. */
+    static String why(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** What a remote command did. */

@@ -302,11 +302,8 @@ class RemoteMachinesTest {
     @Test
     void aLaterRunnerReattachesAndHandsOnOnlyTheMetricsNotHandedOnBefore() throws Exception {
         BashOverSsh a = server("a", Map.of());
-        RemoteMachines first = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp5");
         Recorded before = new Recorded();
-        before.service = first;
-        first.check();
-        first.open(before);
+        RemoteMachines first = opened(a, "exp5", before);
         Path trials = Files.createDirectories(a.home.resolve("tunekit-experiments/exp5/trials"));
         Files.writeString(trials.resolve("wait"), "");
         Placement running = first.start(launch("exp5", "R0", 0, 0.5));
@@ -319,15 +316,10 @@ class RemoteMachinesTest {
         Files.writeString(trials.resolve("R1/go"), "");
         long pid = Long.parseLong(killed.handle().split("\\|")[1]);
         new ProcessBuilder("kill", "-KILL", "--", "-" + pid).start().waitFor();
-        for (int i = 0; i < 200 && !Files.exists(trials.resolve("R1/.nni/exit")); i++) {
-            Thread.sleep(50);
-        }
+        awaitExitFile(trials.resolve("R1"));
 
-        RemoteMachines second = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp5");
         Recorded after = new Recorded();
-        after.service = second;
-        second.check();
-        second.open(after);
+        RemoteMachines second = opened(a, "exp5", after);
         assertThat(second.reattach(stored("R0", running, before)).running()).isTrue();
         assertThat(second.reattach(stored("R1", ended, before)).running()).isTrue();
         assertThat(second.reattach(stored("R2", killed, before))).extracting(TrainingService.Reattached::running).isEqualTo(false);
@@ -512,18 +504,13 @@ class RemoteMachinesTest {
     @Test
     void aReattachSkipsExactlyTheFramesTheStoreCountsAsHandled() throws Exception {
         BashOverSsh a = server("a", Map.of());
-        RemoteMachines first = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
         Recorded before = new Recorded();
-        before.service = first;
-        first.check();
-        first.open(before);
+        RemoteMachines first = opened(a, "exp7", before);
         Path trials = Files.createDirectories(a.home.resolve("tunekit-experiments/exp7/trials"));
         Files.writeString(trials.resolve("wait"), "");
         Placement p = first.start(launch("exp7", "F0", 0, 0.5));
         Files.writeString(trials.resolve("F0/go"), "");
-        for (int i = 0; i < 200 && !Files.exists(trials.resolve("F0/.nni/exit")); i++) {
-            Thread.sleep(50);
-        }
+        awaitExitFile(trials.resolve("F0"));
         // the runner read every frame, but was killed after the store had counted the first alone
         before.service = new RemoteLikeCollectNothing();
         pollUntil(first, () -> before.metrics.getOrDefault("F0", List.of()).size() == 3);
@@ -533,14 +520,27 @@ class RemoteMachinesTest {
         assertThat(all).hasSize(3);
         before.frames.put("F0", new int[] {1, 0});
 
-        RemoteMachines second = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), "exp7");
         Recorded after = new Recorded();
-        after.service = second;
-        second.check();
-        second.open(after);
+        RemoteMachines second = opened(a, "exp7", after);
         assertThat(second.reattach(stored("F0", p, before)).running()).isTrue();
         pollUntil(second, () -> after.exits.containsKey("F0"));
         assertThat(after.metrics.get("F0")).containsExactlyElementsOf(all.subList(1, 3));
+    }
+
+    /** A service on machine {@code a} alone for experiment {@code expId}, checked and opened on {@code events}. */
+    private RemoteMachines opened(BashOverSsh a, String expId, Recorded events) throws Exception {
+        RemoteMachines s = service(List.of(machine(a, true, null)), null, true, Clock.systemUTC(), expId);
+        events.service = s;
+        s.check();
+        s.open(events);
+        return s;
+    }
+
+    /** Waits (10 s at most) until the trial in {@code trialDir} has written its exit status. */
+    private static void awaitExitFile(Path trialDir) throws InterruptedException {
+        for (int i = 0; i < 200 && !Files.exists(trialDir.resolve(".nni/exit")); i++) {
+            Thread.sleep(50);
+        }
     }
 
     /** A manager that does not get to collect (the runner dies first). */
