@@ -45,7 +45,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
         if (settings.resume() && checkpoints != null) {
             ids.resume();
             if (keepsCheckpoint) {
-                MsgDispatcher.load(checkpoints.current("advisor"), "advisor", advisor::loadCheckpoint);
+                Checkpoints.load(checkpoints.current("advisor"), "advisor", advisor::loadCheckpoint);
             }
         }
         call("open", () -> advisor.open(new Context()));
@@ -70,7 +70,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
     }
 
     private void save() {
-        MsgDispatcher.save(checkpoints, "advisor", advisor::saveCheckpoint, null);
+        Checkpoints.save(checkpoints, "advisor", advisor::saveCheckpoint, null);
         lastSave = System.nanoTime();
     }
 

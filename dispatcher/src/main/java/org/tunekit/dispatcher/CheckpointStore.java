@@ -60,7 +60,7 @@ final class CheckpointStore {
     }
 
     /** Writes a new generation of {@code name}'s checkpoint with {@code save} and makes it current. */
-    void save(String name, MsgDispatcher.CheckpointCall save, String sidecar) throws Exception {
+    void save(String name, Checkpoints.CheckpointCall save, String sidecar) throws Exception {
         Files.createDirectories(root);
         Path link = root.resolve(name);
         if (Files.isDirectory(link, LinkOption.NOFOLLOW_LINKS)) {

@@ -2,9 +2,6 @@ package org.tunekit.dispatcher;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +19,6 @@ import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.Payloads.MetricData;
 import org.tunekit.dispatcher.protocol.Payloads.TrialEndData;
 import org.tunekit.dispatcher.protocol.ProtocolException;
-import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -93,14 +89,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
 
     // assessor worker only
     private long lastAssessorSave = System.nanoTime();
-    private final Map<String, TrialHistory> histories = new HashMap<>();
-    /** The most recently ended trials, whose late intermediate metrics are ignored; bounded so that memory stays flat. */
-    private final Set<String> endedTrials = java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > ENDED_TRIALS_KEPT;
-        }
-    });
+    private final Assessments assessments;
 
     /** A map that keeps only its {@code limit} most recently added entries. */
     static <K, V> Map<K, V> mostRecent(int limit) {
@@ -128,6 +117,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.tunerKeepsCheckpoint = checkpoints != null && Checkpoints.kept(tuner, Tuner.class);
         this.assessorKeepsCheckpoint = checkpoints != null && assessor != null && Checkpoints.kept(assessor, Assessor.class);
         this.requests = new TrialRequests(tuner, ids::take);
+        this.assessments = assessor == null ? null : new Assessments(assessor, this::send, this::checkpointAssessor);
         observe(settings.statsInterval(), settings.slowCall());
     }
 
@@ -136,13 +126,13 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         if (settings.resume() && checkpoints != null) {
             ids.resume();
             if (tunerKeepsCheckpoint) {
-                load(checkpoints.current("tuner"), "tuner", tuner::loadCheckpoint);
-                given.addAll(givenResults(checkpoints.sidecar("tuner")));
+                Checkpoints.load(checkpoints.current("tuner"), "tuner", tuner::loadCheckpoint);
+                given.addAll(Checkpoints.givenResults(checkpoints.sidecar("tuner")));
             } else {
                 LOG.info("the tuner keeps no checkpoint: it rebuilds its state from the earlier results the manager imports");
             }
             if (assessorKeepsCheckpoint) {
-                load(checkpoints.current("assessor"), "assessor", assessor::loadCheckpoint);
+                Checkpoints.load(checkpoints.current("assessor"), "assessor", assessor::loadCheckpoint);
             }
         }
         // the first task of the default queue, so that the context is opened on the tuner's thread
@@ -212,73 +202,13 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     }
 
     private void saveTuner() {
-        List<Object> results = new ArrayList<>(given.size());
-        given.forEach(p -> results.add(p.values()));
-        save(checkpoints, "tuner", tuner::saveCheckpoint, org.tunekit.dispatcher.protocol.JsonCodec.write(Map.of("given", results)));
+        Checkpoints.save(checkpoints, "tuner", tuner::saveCheckpoint, Checkpoints.givenRecord(given));
         lastTunerSave = System.nanoTime();
     }
 
     private void saveAssessor() {
-        save(checkpoints, "assessor", assessor::saveCheckpoint, null);
+        Checkpoints.save(checkpoints, "assessor", assessor::saveCheckpoint, null);
         lastAssessorSave = System.nanoTime();
-    }
-
-    /** The parameters recorded with a tuner checkpoint as already given to it. */
-    private static List<Parameters> givenResults(String sidecar) {
-        if (sidecar == null) {
-            return List.of();
-        }
-        try {
-            Object m = org.tunekit.dispatcher.protocol.JsonCodec.parse(sidecar, "the tuner checkpoint's record");
-            List<Parameters> out = new ArrayList<>();
-            if (m instanceof Map<?, ?> map && map.get("given") instanceof List<?> list) {
-                for (Object o : list) {
-                    if (o instanceof Map<?, ?> pm) {
-                        @SuppressWarnings("unchecked")
-                        Map<String, ?> values = (Map<String, ?>) pm;
-                        out.add(Parameters.of(values));
-                    }
-                }
-            }
-            return out;
-        } catch (ProtocolException e) {
-            throw new PluginException("the tuner checkpoint's record is damaged: " + e.getMessage(), e);
-        }
-    }
-
-    interface CheckpointCall {
-        void call(Path dir) throws Exception;
-    }
-
-    static void load(Path dir, String what, CheckpointCall call) {
-        if (dir == null || !Files.isDirectory(dir)) {
-            LOG.info("no {} checkpoint in {}", what, dir);
-            return;
-        }
-        try {
-            call.call(dir);
-            LOG.info("{} checkpoint loaded from {}", what, dir);
-        } catch (Exception e) {
-            throw new PluginException("the " + what + " failed in loadCheckpoint(" + dir + ")", e);
-        }
-    }
-
-    /** Saves a plugin's checkpoint as a new generation in {@code store} (see {@link CheckpointStore}). */
-    static void save(CheckpointStore store, String what, CheckpointCall call, String sidecar) {
-        try {
-            store.save(what, dir -> {
-                try {
-                    call.call(dir);
-                } catch (Exception e) {
-                    throw new PluginException("the " + what + " failed in saveCheckpoint(" + dir + ")", e);
-                }
-            }, sidecar);
-            LOG.debug("{} checkpoint saved in {}", what, store);
-        } catch (PluginException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new PluginException("cannot write the " + what + "'s checkpoint: " + e, e);
-        }
     }
 
     @Override
@@ -297,7 +227,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                         CompletableFuture<Metric> killedWith = new CompletableFuture<>();
                         submit(Queue.ASSESSOR, () -> {
                             try {
-                                killedWith.complete(handleIntermediate(m));
+                                killedWith.complete(assessments.intermediate(m));
                             } finally {
                                 killedWith.complete(null);
                             }
@@ -309,7 +239,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                             }
                         });
                     } else if (assessor != null) {
-                        submit(Queue.ASSESSOR, () -> handleIntermediate(m));
+                        submit(Queue.ASSESSOR, () -> assessments.intermediate(m));
                     }
                 } else if (m.type() == MetricReport.Type.FINAL) {
                     submit(Queue.DEFAULT, () -> handleFinal(m));
@@ -323,7 +253,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                 endedOnReader.put(end.trialJobId(), Boolean.TRUE);
                 Long parameterId = reported != null ? reported : end.parameterId();
                 if (assessor != null) {
-                    submit(Queue.ASSESSOR, () -> assessorTrialEnd(end));
+                    submit(Queue.ASSESSOR, () -> assessments.trialEnd(end));
                 }
                 submit(Queue.DEFAULT, () -> tunerTrialEnd(end, parameterId));
             }
@@ -494,7 +424,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
     /** How many entries the per-trial maps hold, by name (for tests of bounded memory; read after {@link #run}). */
     Map<String, Integer> tracked() {
         return Map.of("parameterIdOfTrial", parameterIdOfTrial.size(), "generated", generated.size(), "customized", customized.size(),
-                "phasesOfTrial", phasesOfTrial.size(), "histories", histories.size());
+                "phasesOfTrial", phasesOfTrial.size(), "histories", assessments == null ? 0 : assessments.tracked());
     }
 
     /** The value of {@code id} in {@code live}, else in {@code ended}. */
@@ -517,6 +447,7 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         } catch (RuntimeException e) {
             throw new PluginException("the tuner failed in importData", e);
         }
+        LOG.info("{} imported results given to the tuner", fresh.size());
         if (tunerKeepsCheckpoint) {
             fresh.forEach(t -> given.add(t.parameters()));
         }
@@ -533,81 +464,6 @@ public final class MsgDispatcher extends MsgDispatcherBase {
                 previous.put(id, r.parameters());
                 ids.after(id);
             }
-        }
-    }
-
-    /**
-     * Assesses a trial's history. Returns the last value of the history when this metric got the
-     * trial killed, else {@code null}.
-     */
-    private Metric handleIntermediate(MetricData m) throws Exception {
-        String trial = m.trialJobId();
-        if (endedTrials.contains(trial)) {
-            return null;
-        }
-        TrialHistory h = histories.computeIfAbsent(trial, k -> new TrialHistory());
-        if (h.killed) {
-            return null;
-        }
-        List<Metric> ordered = h.add(m.sequence(), m.metric());
-        if (ordered == null) {
-            return null;
-        }
-        AssessResult verdict;
-        try {
-            verdict = assessor.assessTrial(trial, ordered);
-        } catch (RuntimeException e) {
-            throw new PluginException("the assessor failed in assessTrial(\"" + trial + "\")", e);
-        }
-        if (verdict == null) {
-            throw new PluginException("the assessor returned null from assessTrial(\"" + trial + "\")", null);
-        }
-        if (verdict == AssessResult.BAD) {
-            h.killed = true;
-            send(new Command(CommandType.KILL_TRIAL_JOB, Payloads.killTrial(trial)));
-            return ordered.get(ordered.size() - 1);
-        }
-        return null;
-    }
-
-    private void assessorTrialEnd(TrialEndData end) {
-        endedTrials.add(end.trialJobId());
-        TrialHistory h = histories.remove(end.trialJobId());
-        if (h == null) {
-            return;
-        }
-        try {
-            assessor.trialEnd(end.trialJobId(), end.succeeded());
-        } catch (RuntimeException e) {
-            throw new PluginException("the assessor failed in trialEnd(\"" + end.trialJobId() + "\")", e);
-        }
-        checkpointAssessor();
-    }
-
-    /** A trial's intermediate results by sequence number, and the contiguous prefix handed to the assessor. */
-    static final class TrialHistory {
-        private final Map<Integer, Metric> bySequence = new HashMap<>();
-        private final List<Metric> contiguous = new ArrayList<>();
-        boolean killed;
-
-        /**
-         * Adds a value; returns the contiguous history when the new value is part of it (so the
-         * assessor should be asked), else {@code null}.
-         */
-        List<Metric> add(int sequence, Metric metric) {
-            if (sequence < contiguous.size()) {
-                contiguous.set(sequence, metric);
-                return List.copyOf(contiguous);
-            }
-            bySequence.put(sequence, metric);
-            if (sequence != contiguous.size()) {
-                return null;
-            }
-            Metric next;
-            while ((next = bySequence.remove(contiguous.size())) != null) {
-                contiguous.add(next);
-            }
-            return List.copyOf(contiguous);
         }
     }
 }

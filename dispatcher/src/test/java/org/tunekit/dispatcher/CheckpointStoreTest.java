@@ -12,7 +12,7 @@ class CheckpointStoreTest {
     @TempDir
     Path root;
 
-    private static MsgDispatcher.CheckpointCall writing(String text) {
+    private static Checkpoints.CheckpointCall writing(String text) {
         return dir -> Files.writeString(dir.resolve("state.txt"), text);
     }
 
