@@ -7,6 +7,7 @@ import org.tunekit.dispatcher.protocol.Command;
 import org.tunekit.dispatcher.protocol.CommandType;
 import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.sdk.internal.OwnCheckpoint;
 import org.tunekit.sdk.Advisor;
 import org.tunekit.sdk.AdvisorContext;
 import org.tunekit.sdk.Parameters;
@@ -36,7 +37,7 @@ public final class AdvisorDispatcher extends MsgDispatcherBase {
         this.settings = settings;
         this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
         this.ids = new ParameterIds(checkpoints);
-        this.keepsCheckpoint = checkpoints != null && Checkpoints.kept(advisor, Advisor.class);
+        this.keepsCheckpoint = checkpoints != null && OwnCheckpoint.kept(advisor);
         observe(settings.statsInterval(), settings.slowCall());
     }
 

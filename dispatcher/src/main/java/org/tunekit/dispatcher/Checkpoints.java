@@ -13,10 +13,10 @@ import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.sdk.Parameters;
 
 /**
- * Plugins' checkpoints: which plugins keep one, saving one as a generation of a
+ * Plugins' checkpoints: saving one as a generation of a
  * {@link CheckpointStore} and loading it, and the record of results a tuner's checkpoint holds.
  *
- * <p>A plugin keeps a checkpoint when its class implements
+ * <p>A plugin keeps a checkpoint ({@code org.tunekit.sdk.internal.OwnCheckpoint}) when its class implements
  * {@code loadCheckpoint(Path)} rather than inheriting the SPI's empty default; only then does the
  * dispatcher save and load its state. Every other plugin is rebuilt on resume from what the manager
  * replays (a tuner from the earlier results it imports), so it needs no file format of its own.
@@ -33,17 +33,6 @@ final class Checkpoints {
         return JsonCodec.write(Map.of("given", results));
     }
 
-    /**
-     * Whether {@code plugin} implements {@code loadCheckpoint} itself (or inherits it from a class)
-     * instead of taking the default method of {@code spi}.
-     */
-    static boolean kept(Object plugin, Class<?> spi) {
-        try {
-            return !plugin.getClass().getMethod("loadCheckpoint", Path.class).getDeclaringClass().isInterface();
-        } catch (NoSuchMethodException e) {
-            throw new IllegalArgumentException(plugin.getClass().getName() + " is not a " + spi.getSimpleName(), e);
-        }
-    }
 
     /** The parameters recorded with a tuner checkpoint as already given to it. */
     static List<Parameters> givenResults(String sidecar) {

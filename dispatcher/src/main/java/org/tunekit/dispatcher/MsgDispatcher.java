@@ -19,6 +19,7 @@ import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.Payloads.MetricData;
 import org.tunekit.dispatcher.protocol.Payloads.TrialEndData;
 import org.tunekit.dispatcher.protocol.ProtocolException;
+import org.tunekit.sdk.internal.OwnCheckpoint;
 import org.tunekit.sdk.Assessor;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -114,8 +115,8 @@ public final class MsgDispatcher extends MsgDispatcherBase {
         this.settings = settings;
         this.checkpoints = settings.checkpointDirectory() == null ? null : new CheckpointStore(settings.checkpointDirectory());
         this.ids = new ParameterIds(checkpoints);
-        this.tunerKeepsCheckpoint = checkpoints != null && Checkpoints.kept(tuner, Tuner.class);
-        this.assessorKeepsCheckpoint = checkpoints != null && assessor != null && Checkpoints.kept(assessor, Assessor.class);
+        this.tunerKeepsCheckpoint = checkpoints != null && OwnCheckpoint.kept(tuner);
+        this.assessorKeepsCheckpoint = checkpoints != null && assessor != null && OwnCheckpoint.kept(assessor);
         this.requests = new TrialRequests(tuner, ids::take);
         this.assessments = assessor == null ? null : new Assessments(assessor, this::send, this::checkpointAssessor);
         observe(settings.statsInterval(), settings.slowCall());

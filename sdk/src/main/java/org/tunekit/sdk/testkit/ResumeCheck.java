@@ -17,6 +17,7 @@ import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.internal.OwnCheckpoint;
 import org.tunekit.sdk.space.EncodedSpace;
 import org.tunekit.sdk.space.SearchSpace;
 
@@ -39,15 +40,6 @@ final class ResumeCheck {
     /** @param create makes a fresh tuner, naming the check's context in its errors */
     ResumeCheck(Function<String, Tuner> create) {
         this.create = create;
-    }
-
-    /** Whether {@code tuner} keeps a checkpoint of its own, by the dispatcher's rule. */
-    static boolean keepsCheckpoint(Tuner tuner) {
-        try {
-            return !tuner.getClass().getMethod("loadCheckpoint", Path.class).getDeclaringClass().isInterface();
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The same suggestions after a resume as without one. */
@@ -110,7 +102,7 @@ final class ResumeCheck {
         Path dir = null;
         try {
             TunerDriver resumed;
-            if (keepsCheckpoint(fresh)) {
+            if (OwnCheckpoint.kept(fresh)) {
                 dir = Files.createTempDirectory("tunekit-checkpoint");
                 try {
                     original.tuner().saveCheckpoint(dir);
