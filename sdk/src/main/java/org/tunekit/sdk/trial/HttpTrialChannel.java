@@ -1,5 +1,6 @@
 package org.tunekit.sdk.trial;
 
+import org.tunekit.sdk.internal.Json;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package org.tunekit.sdk.trial;
 
+import org.tunekit.sdk.internal.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

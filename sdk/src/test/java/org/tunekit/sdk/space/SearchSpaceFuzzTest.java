@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.Parameters;
-import org.tunekit.sdk.trial.JsonForTests;
+import org.tunekit.sdk.internal.Json;
 
 /**
  * Coverage-guided fuzzing of {@link SearchSpace#parse} on JSON text: a definition is parsed or
@@ -19,7 +19,7 @@ class SearchSpaceFuzzTest {
         String text = data.consumeRemainingAsString();
         Object json;
         try {
-            json = JsonForTests.parse(text);
+            json = Json.parse(text);
         } catch (IllegalArgumentException notJson) {
             return; // the JSON reader is not the target
         }

@@ -1,5 +1,6 @@
 package org.tunekit.sdk.trial;
 
+import org.tunekit.sdk.internal.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package org.tunekit.sdk.trial;
+package org.tunekit.sdk.internal;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict JSON reader and writer for the trial channels, on plain Java values: {@code null},
+ * A strict JSON reader and writer for the trial channels and the study library, on plain Java values: {@code null},
  * {@code Boolean}, {@code Long}, {@code Double}, {@code String}, {@code List} and {@code Map} with
  * {@code String} keys.
  *
@@ -22,7 +22,7 @@ import java.util.Map;
  * {@code -Infinity} as Python's {@code json} does, and leaves non-ASCII characters as they are
  * except unpaired surrogates, which are escaped so that no text is lost in UTF-8.
  */
-final class Json {
+public final class Json {
     /** How deeply arrays and objects may nest, read or written. */
     static final int MAX_DEPTH = 512;
 
@@ -33,7 +33,7 @@ final class Json {
      *
      * @throws IllegalArgumentException naming the position when the text is not JSON
      */
-    static Object parse(String text) {
+    public static Object parse(String text) {
         Reader reader = new Reader(text);
         reader.skipWhitespace();
         Object value = reader.readValue(0);
@@ -49,14 +49,14 @@ final class Json {
      *
      * @throws IllegalArgumentException when the value holds something that is not a JSON value
      */
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder out = new StringBuilder();
         write(value, out, 0);
         return out.toString();
     }
 
     /** Writes a string as a quoted JSON string. */
-    static String quote(String s) {
+    public static String quote(String s) {
         StringBuilder out = new StringBuilder(s.length() + 2);
         writeString(s, out);
         return out.toString();
@@ -114,7 +114,7 @@ final class Json {
     }
 
     /** A double as a JSON number, or as Python's tokens for the non-finite ones. */
-    static String number(double d) {
+    public static String number(double d) {
         if (Double.isNaN(d)) {
             return "NaN";
         }

@@ -1,4 +1,4 @@
-package org.tunekit.sdk.trial;
+package org.tunekit.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
