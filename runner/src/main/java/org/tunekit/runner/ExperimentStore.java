@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tunekit.dispatcher.protocol.JsonCodec;
+import org.tunekit.experimentdb.ExperimentTables;
 import org.tunekit.dispatcher.protocol.Payloads;
 import org.tunekit.dispatcher.protocol.ProtocolException;
 import org.tunekit.runner.manager.Journal;
@@ -34,16 +35,8 @@ import org.tunekit.runner.results.TrialStatus;
  * serialised); other processes may read it while it is written ({@code tunekit results}).
  */
 final class ExperimentStore implements AutoCloseable, Journal {
-    static final String FILE = "experiment.db";
-    /**
-     * 2: trials have the handle, machine and GPUs of their placement; 3: and the count of frames the
-     * manager handled from their metrics file and their output, and the store has the requests that steer
-     * the experiment. An older store gains the columns and the table when opened to write.
-     */
-    private static final int SCHEMA = 3;
-
-    private static final String REQUESTS_TABLE = "CREATE TABLE requests (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL,"
-            + " kind TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'WAITING', answer TEXT, answered_ms INTEGER)";
+    static final String FILE = ExperimentTables.FILE;
+    private static final int SCHEMA = ExperimentTables.SCHEMA;
 
     /**
      * A request to steer the experiment, made by a person while it runs or before it resumes.
@@ -82,19 +75,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
         try (Statement s = c.createStatement()) {
             s.executeUpdate("PRAGMA journal_mode=WAL");
             c.setAutoCommit(false);
-            s.executeUpdate("CREATE TABLE experiment (id TEXT PRIMARY KEY, schema INTEGER NOT NULL, name TEXT, config TEXT NOT NULL,"
-                    + " config_file TEXT, options TEXT NOT NULL, maximize INTEGER NOT NULL, status TEXT NOT NULL,"
-                    + " started_ms INTEGER NOT NULL, ended_ms INTEGER)");
-            s.executeUpdate("CREATE TABLE trials (job_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL UNIQUE, parameter_id INTEGER NOT NULL,"
-                    + " parameter_record TEXT NOT NULL, status TEXT NOT NULL, started_ms INTEGER NOT NULL, ended_ms INTEGER,"
-                    + " exit_code INTEGER, message TEXT, final_metric TEXT, final_value REAL, pid INTEGER, handle TEXT, machine TEXT, gpus TEXT,"
-                    + " file_frames INTEGER NOT NULL DEFAULT 0, output_frames INTEGER NOT NULL DEFAULT 0)");
-            s.executeUpdate("CREATE TABLE metrics (id INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, parameter_id INTEGER,"
-                    + " type TEXT NOT NULL, sequence INTEGER NOT NULL, value TEXT NOT NULL, value_number REAL, time_ms INTEGER NOT NULL)");
-            s.executeUpdate("CREATE INDEX metrics_by_trial ON metrics (job_id, type, sequence)");
-            s.executeUpdate("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, time_ms INTEGER NOT NULL, kind TEXT NOT NULL,"
-                    + " job_id TEXT, text TEXT NOT NULL)");
-            s.executeUpdate(REQUESTS_TABLE);
+            ExperimentTables.create(s);
             try (PreparedStatement p = c.prepareStatement("INSERT INTO experiment (id, schema, name, config, config_file, options, maximize,"
                     + " status, started_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 'RUNNING', ?)")) {
                 p.setString(1, id);
@@ -141,16 +122,7 @@ final class ExperimentStore implements AutoCloseable, Journal {
             r.close();
             if (schema < SCHEMA && !readOnly) {
                 c.setAutoCommit(false);
-                if (schema < 2) {
-                    s.executeUpdate("ALTER TABLE trials ADD COLUMN handle TEXT");
-                    s.executeUpdate("ALTER TABLE trials ADD COLUMN machine TEXT");
-                    s.executeUpdate("ALTER TABLE trials ADD COLUMN gpus TEXT");
-                    s.executeUpdate("UPDATE trials SET handle = CAST(pid AS TEXT) WHERE pid IS NOT NULL");
-                }
-                s.executeUpdate("ALTER TABLE trials ADD COLUMN file_frames INTEGER NOT NULL DEFAULT 0");
-                s.executeUpdate("ALTER TABLE trials ADD COLUMN output_frames INTEGER NOT NULL DEFAULT 0");
-                s.executeUpdate(REQUESTS_TABLE.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"));
-                s.executeUpdate("UPDATE experiment SET schema = " + SCHEMA);
+                ExperimentTables.upgrade(s, schema);
                 c.commit();
                 schema = SCHEMA;
             }
