@@ -60,7 +60,7 @@ final class Algorithms {
             String close = known.stream().filter(k -> k.toLowerCase(Locale.ROOT).startsWith(lower.substring(0, Math.min(2, lower.length()))))
                     .findFirst().orElse(null);
             throw new StudyException("no " + kind + " named '" + name + "'" + (close == null ? "" : " (did you mean '" + close + "'?)")
-                    + "; on the class path: " + String.join(", ", known));
+                    + "; on the class path: " + (known.isEmpty() ? "none (is tunekit-" + kind + "s on it?)" : String.join(", ", known)));
         }
         if (found.size() > 1) {
             throw new StudyException("two " + kind + "s answer to '" + name + "': " + found.get(0).getClass().getName() + " and "
