@@ -116,6 +116,10 @@ public final class RunCommand implements Callable<Integer> {
                 id = store.id();
                 experiment = store.spec();
                 stored = store.options();
+                if (Boolean.TRUE.equals(stored.get("study"))) {
+                    throw new RunnerException(folder + " holds a study of the Tunekit library, whose trials run in the program that made it:"
+                            + " go on with Study.load in that program (tunekit results and tunekit view read it as it is)");
+                }
                 if (plugins.isEmpty() && stored.get("plugins") instanceof List<?> l) {
                     l.forEach(p -> plugins.add(Path.of((String) p)));
                 }

@@ -68,6 +68,7 @@ public final class Study implements AutoCloseable {
     /** A running trial of this worker, with what the assessor has seen of it. */
     private static final class Running {
         final List<Metric> history = new ArrayList<>();
+        long lastStep = Long.MIN_VALUE;
         boolean prune;
     }
 
@@ -313,13 +314,16 @@ public final class Study implements AutoCloseable {
      */
     public void optimize(ObjectiveFunction objective, OptimizeOptions options) {
         if (objectives().size() != 1) {
-            throw new StudyException("the study has " + objectives().size() + " objectives: optimise a MultiObjectiveFunction");
+            throw new StudyException("the study has " + objectives().size() + " objectives: optimise a MultiObjectiveFunction with optimizeMulti");
         }
         new Optimization(this, trial -> new double[] {objective.evaluate(trial)}, options).run();
     }
 
-    /** Runs trials of an objective function with one value per objective (see {@link #optimize(ObjectiveFunction, OptimizeOptions)}). */
-    public void optimize(MultiObjectiveFunction objective, OptimizeOptions options) {
+    /**
+     * Runs trials of an objective function with one value per objective, for a study of several objectives (see
+     * {@link #optimize(ObjectiveFunction, OptimizeOptions)}).
+     */
+    public void optimizeMulti(MultiObjectiveFunction objective, OptimizeOptions options) {
         new Optimization(this, objective, options).run();
     }
 
@@ -407,7 +411,12 @@ public final class Study implements AutoCloseable {
         lock.lock();
         try {
             Running r = checkRunningHere(trial);
+            if (step <= r.lastStep) {
+                throw new IllegalArgumentException("trial " + trial.number() + " already reported step " + r.lastStep + ": steps must grow, got "
+                        + step);
+            }
             store.report(trial.number(), step, value, clock.instant());
+            r.lastStep = step;
             r.history.add(Metric.of(value));
             if (assessor != null) {
                 AssessResult verdict;
