@@ -24,15 +24,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tunekit.sdk.AssessResult;
 import org.tunekit.sdk.Assessor;
-import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
-import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
-import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
-import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.objectives.Objective;
 import org.tunekit.sdk.objectives.Pareto;
 import org.tunekit.sdk.space.SearchSpace;
@@ -76,8 +71,7 @@ public final class Study implements AutoCloseable {
 
     private final StudyStore store;
     private final StudyDefinition definition;
-    private final Tuner tuner;
-    private final Assessor assessor;
+    private final StudyAlgorithms algorithms;
     private final String worker;
     private final Clock clock;
     private final Duration heartbeat;
@@ -97,8 +91,7 @@ public final class Study implements AutoCloseable {
     Study(StudyStore store, Tuner tuner, Assessor assessor, Clock clock, Duration heartbeat, Duration grace, boolean retryFailed) {
         this.store = store;
         this.definition = store.definition();
-        this.tuner = tuner;
-        this.assessor = assessor;
+        this.algorithms = new StudyAlgorithms(definition, tuner, assessor);
         this.clock = clock;
         this.heartbeat = heartbeat;
         this.grace = grace;
@@ -106,8 +99,7 @@ public final class Study implements AutoCloseable {
         this.worker = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
         lock.lock();
         try {
-            call("open", () -> tuner.open(this::sendTrial));
-            call("updateSearchSpace", () -> tuner.updateSearchSpace(definition.space()));
+            algorithms.open(this::sendTrial);
             catchUp();
         } finally {
             lock.unlock();
@@ -175,7 +167,7 @@ public final class Study implements AutoCloseable {
                 t = store.start(s.parameterId(), s.parameters(), worker, now);
             } else if ((t = store.startEnqueued(worker, now)) == null) {
                 long id = store.takeParameterId();
-                Parameters p = suggest(id);
+                Parameters p = algorithms.suggest(id, store.running());
                 t = store.start(id, p, worker, now);
             }
             running.put(t.number(), new Running());
@@ -184,28 +176,6 @@ public final class Study implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    private Parameters suggest(long id) {
-        Parameters p;
-        try {
-            p = tuner.generateParameters(id);
-        } catch (NoMoreTrialsException e) {
-            int r = store.running();
-            throw new StudyExhaustedException("the tuner " + definition.tuner() + " has nothing more to suggest"
-                    + (r > 0 ? " while " + r + " trials run" : ""), r > 0);
-        } catch (RuntimeException e) {
-            throw new StudyException("the tuner " + definition.tuner() + " failed in generateParameters(" + id + "): " + e, e);
-        }
-        if (p == null) {
-            throw new StudyException("the tuner " + definition.tuner() + " suggested nothing (null) for parameter id " + id);
-        }
-        Optional<String> wrong = definition.space().violation(p);
-        if (wrong.isPresent()) {
-            throw new StudyException("the tuner " + definition.tuner() + " suggested parameters outside the space for id " + id + ": "
-                    + wrong.get());
-        }
-        return p;
     }
 
     /**
@@ -225,18 +195,7 @@ public final class Study implements AutoCloseable {
             Object reported = reported(checked);
             TrialRecord t = store.finish(trial.number(), TrialState.SUCCEEDED, checked, reported, null, clock.instant());
             endHere(t);
-            Metric metric = Metric.fromReported(reported);
-            if (!t.enqueued()) {
-                call("receiveTrialResult(" + t.parameterId() + ")",
-                        () -> tuner.receiveTrialResult(new TrialResult(t.parameterId(), t.parameters(), metric, false, t.jobId())));
-            } else if (tuner.acceptsCustomizedTrials()) {
-                call("receiveTrialResult(" + t.parameterId() + ")",
-                        () -> tuner.receiveTrialResult(new TrialResult(t.parameterId(), t.parameters(), metric, true, t.jobId())));
-            } else {
-                // an enqueued configuration's result informs the tuner as an imported one does
-                call("importData", () -> tuner.importData(List.of(new ImportedTrial(t.parameters(), metric))));
-            }
-            tunerEnd(t, true);
+            algorithms.succeeded(t, Metric.fromReported(reported));
             LOG.info("trial {} succeeded with {} {}", t.number(), checked.size() == 1 ? "value" : "values",
                     checked.size() == 1 ? checked.get(0) : checked);
             return t;
@@ -270,7 +229,7 @@ public final class Study implements AutoCloseable {
             checkRunningHere(trial);
             TrialRecord t = store.finish(trial.number(), state, List.of(), null, message, clock.instant());
             endHere(t);
-            tunerEnd(t, false);
+            algorithms.ended(t, false);
             LOG.info("trial {} {}: {}", t.number(), state == TrialState.FAILED ? "failed" : "was pruned", message);
             return t;
         } finally {
@@ -418,15 +377,8 @@ public final class Study implements AutoCloseable {
             store.report(trial.number(), step, value, clock.instant());
             r.lastStep = step;
             r.history.add(Metric.of(value));
-            if (assessor != null) {
-                AssessResult verdict;
-                try {
-                    verdict = assessor.assessTrial(trial.started().jobId(), List.copyOf(r.history));
-                } catch (RuntimeException e) {
-                    throw new StudyException("the assessor " + definition.assessor() + " failed in assessTrial(" + trial.started().jobId() + "): "
-                            + e, e);
-                }
-                r.prune = verdict == AssessResult.BAD;
+            if (algorithms.hasAssessor()) {
+                r.prune = algorithms.shouldStop(trial.started(), r.history);
             }
         } finally {
             lock.unlock();
@@ -521,17 +473,6 @@ public final class Study implements AutoCloseable {
         trialEnded.signalAll();
     }
 
-    private void tunerEnd(TrialRecord t, boolean success) {
-        call("trialEnd(" + t.parameterId() + ")", () -> tuner.trialEnd(t.parameterId(), success));
-        if (assessor != null) {
-            try {
-                assessor.trialEnd(t.jobId(), success);
-            } catch (RuntimeException e) {
-                throw new StudyException("the assessor " + definition.assessor() + " failed in trialEnd(" + t.jobId() + "): " + e, e);
-            }
-        }
-    }
-
     /**
      * Gives the tuner (and the assessor) the trials other workers (or an earlier program) ended since the last
      * look, in the order they ended; first fails the trials of silent workers on a shared store.
@@ -546,28 +487,17 @@ public final class Study implements AutoCloseable {
         }
         StudyStore.Ended ended = store.endedSince(cursor);
         cursor = ended.cursor();
-        List<ImportedTrial> results = new ArrayList<>();
+        List<TrialRecord> elsewhere = new ArrayList<>();
+        List<Metric> metrics = new ArrayList<>();
         for (TrialRecord t : ended.trials()) {
-            if (endedHere.remove(t.number())) {
-                continue;
-            }
-            if (t.state() == TrialState.SUCCEEDED) {
-                results.add(new ImportedTrial(t.parameters(), Metric.fromReported(reported(t.values()))));
-            }
-            if (assessor != null && !t.intermediate().isEmpty()) {
-                List<Metric> history = t.intermediate().values().stream().map(Metric::of).toList();
-                try {
-                    assessor.assessTrial(t.jobId(), history);
-                    assessor.trialEnd(t.jobId(), t.state() == TrialState.SUCCEEDED);
-                } catch (RuntimeException e) {
-                    throw new StudyException("the assessor " + definition.assessor() + " failed on trial " + t.number() + " of another worker: "
-                            + e, e);
-                }
+            if (!endedHere.remove(t.number())) {
+                elsewhere.add(t);
+                metrics.add(t.state() == TrialState.SUCCEEDED ? Metric.fromReported(reported(t.values())) : null);
             }
         }
-        if (!results.isEmpty()) {
-            call("importData", () -> tuner.importData(results));
-            LOG.debug("{} results of other workers given to the tuner", results.size());
+        if (!elsewhere.isEmpty()) {
+            algorithms.endedElsewhere(elsewhere, metrics);
+            LOG.debug("{} trials that ended elsewhere given to the tuner", elsewhere.size());
         }
     }
 
@@ -579,14 +509,6 @@ public final class Study implements AutoCloseable {
         long id = store.takeParameterId();
         sent.add(new Sent(id, parameters));
         return id;
-    }
-
-    private void call(String what, Runnable r) {
-        try {
-            r.run();
-        } catch (RuntimeException e) {
-            throw new StudyException("the tuner " + definition.tuner() + " failed in " + what + ": " + e, e);
-        }
     }
 
     private void checkOpen() {
