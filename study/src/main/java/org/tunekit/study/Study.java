@@ -196,7 +196,7 @@ public final class Study implements AutoCloseable {
             TrialRecord t = store.finish(trial.number(), TrialState.SUCCEEDED, checked, reported, null, clock.instant());
             endHere(t);
             algorithms.succeeded(t, Metric.fromReported(reported));
-            LOG.info("trial {} succeeded with {} {}", t.number(), checked.size() == 1 ? "value" : "values",
+            LOG.debug("trial {} succeeded with {} {}", t.number(), checked.size() == 1 ? "value" : "values",
                     checked.size() == 1 ? checked.get(0) : checked);
             return t;
         } finally {
@@ -230,7 +230,7 @@ public final class Study implements AutoCloseable {
             TrialRecord t = store.finish(trial.number(), state, List.of(), null, message, clock.instant());
             endHere(t);
             algorithms.ended(t, false);
-            LOG.info("trial {} {}: {}", t.number(), state == TrialState.FAILED ? "failed" : "was pruned", message);
+            LOG.debug("trial {} {}: {}", t.number(), state == TrialState.FAILED ? "failed" : "was pruned", message);
             return t;
         } finally {
             lock.unlock();

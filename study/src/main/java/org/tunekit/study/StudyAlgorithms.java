@@ -35,8 +35,8 @@ final class StudyAlgorithms {
     }
 
     void open(TunerContext context) {
-        call("open", () -> tuner.open(context));
-        call("updateSearchSpace", () -> tuner.updateSearchSpace(definition.space()));
+        call("open", null, () -> tuner.open(context));
+        call("updateSearchSpace", null, () -> tuner.updateSearchSpace(definition.space()));
     }
 
     /**
@@ -68,30 +68,30 @@ final class StudyAlgorithms {
     /** A trial of this worker succeeded with {@code metric}. */
     void succeeded(TrialRecord t, Metric metric) {
         if (!t.enqueued()) {
-            call("receiveTrialResult(" + t.parameterId() + ")",
+            call("receiveTrialResult", t.parameterId(),
                     () -> tuner.receiveTrialResult(new TrialResult(t.parameterId(), t.parameters(), metric, false, t.jobId())));
         } else if (tuner.acceptsCustomizedTrials()) {
-            call("receiveTrialResult(" + t.parameterId() + ")",
+            call("receiveTrialResult", t.parameterId(),
                     () -> tuner.receiveTrialResult(new TrialResult(t.parameterId(), t.parameters(), metric, true, t.jobId())));
         } else {
             // an enqueued configuration's result informs the tuner as an imported one does
-            call("importData", () -> tuner.importData(List.of(new ImportedTrial(t.parameters(), metric))));
+            call("importData", null, () -> tuner.importData(List.of(new ImportedTrial(t.parameters(), metric))));
         }
         ended(t, true);
     }
 
     /** A trial of this worker ended ({@code success} after {@link #succeeded}). */
     void ended(TrialRecord t, boolean success) {
-        call("trialEnd(" + t.parameterId() + ")", () -> tuner.trialEnd(t.parameterId(), success));
+        call("trialEnd", t.parameterId(), () -> tuner.trialEnd(t.parameterId(), success));
         if (assessor != null) {
-            assess("trialEnd(" + t.jobId() + ")", () -> assessor.trialEnd(t.jobId(), success));
+            assess("trialEnd", t.jobId(), () -> assessor.trialEnd(t.jobId(), success));
         }
     }
 
     /** The assessor's verdict on a running trial of this worker, from its intermediate values so far. */
     boolean shouldStop(TrialRecord t, List<Metric> history) {
         AssessResult[] verdict = new AssessResult[1];
-        assess("assessTrial(" + t.jobId() + ")", () -> verdict[0] = assessor.assessTrial(t.jobId(), List.copyOf(history)));
+        assess("assessTrial", t.jobId(), () -> verdict[0] = assessor.assessTrial(t.jobId(), List.copyOf(history)));
         return verdict[0] == AssessResult.BAD;
     }
 
@@ -110,30 +110,33 @@ final class StudyAlgorithms {
             }
             if (assessor != null && !t.intermediate().isEmpty()) {
                 List<Metric> history = t.intermediate().values().stream().map(Metric::of).toList();
-                assess("assessTrial(" + t.jobId() + ") of trial " + t.number() + " of another worker", () -> {
+                assess("assessTrial", t.jobId() + ") of trial " + t.number() + " of another worker (", () -> {
                     assessor.assessTrial(t.jobId(), history);
                     assessor.trialEnd(t.jobId(), t.state() == TrialState.SUCCEEDED);
                 });
             }
         }
         if (!results.isEmpty()) {
-            call("importData", () -> tuner.importData(results));
+            call("importData", null, () -> tuner.importData(results));
         }
     }
 
-    private void call(String what, Runnable r) {
+    /** Calls the tuner's {@code method} (on {@code argument}, if not null); a failure names them. */
+    private void call(String method, Object argument, Runnable r) {
         try {
             r.run();
         } catch (RuntimeException e) {
-            throw new StudyException("the tuner " + definition.tuner() + " failed in " + what + ": " + e, e);
+            throw new StudyException("the tuner " + definition.tuner() + " failed in " + method + (argument == null ? "" : "(" + argument + ")")
+                    + ": " + e, e);
         }
     }
 
-    private void assess(String what, Runnable r) {
+    /** Calls the assessor's {@code method} on {@code argument}; a failure names them. */
+    private void assess(String method, Object argument, Runnable r) {
         try {
             r.run();
         } catch (RuntimeException e) {
-            throw new StudyException("the assessor " + definition.assessor() + " failed in " + what + ": " + e, e);
+            throw new StudyException("the assessor " + definition.assessor() + " failed in " + method + "(" + argument + "): " + e, e);
         }
     }
 }
