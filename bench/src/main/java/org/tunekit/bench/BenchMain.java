@@ -3,6 +3,7 @@ package org.tunekit.bench;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import org.tunekit.bench.curves.BenchCurvesCommand;
+import org.tunekit.bench.library.BenchLibraryCommand;
 import org.tunekit.bench.multiobjective.BenchMoCommand;
 import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.bench.runner.BenchRunnerCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "tunekit-bench",
         description = {"Tunekit's benchmarks, from a checkout. Each writes its figures (and, with --out, its report) as the "
                 + "committed results under bench/results were written. The JMH benchmarks run with bench/run-benchmarks.sh."},
-        subcommands = {BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class,
+        subcommands = {BenchCommand.class, BenchMoCommand.class, BenchCurvesCommand.class, BenchRunnerCommand.class, BenchSoakCommand.class, BenchLibraryCommand.class,
             CommandLine.HelpCommand.class})
 public final class BenchMain implements Runnable {
     @Spec
