@@ -67,6 +67,45 @@ public abstract class Storage {
     }
 
     /**
+     * Trials in a PostgreSQL database, shared by workers in any number of programs on any number of machines: each
+     * opens the study by the same name (with {@link StudyBuilder#loadIfExists()}, so that whichever comes first creates
+     * it) and they work on it together. Every parameter set is handed out once, every trial has its own number and
+     * parameter id, and each worker's tuner learns every other's results. A worker that stops sending heartbeats
+     * ({@link StudyBuilder#heartbeat}) has its running trials failed by the others, and run again with
+     * {@link StudyBuilder#retryFailedTrials()}.
+     *
+     * <p>The database holds any number of studies, apart by name, in tables of its own ({@code tunekit_studies},
+     * {@code tunekit_trials}, {@code tunekit_intermediate}, {@code tunekit_enqueued}, {@code tunekit_workers}), which
+     * the first study to open adds when they are missing; the user needs the right to create them then, and to read
+     * and write them after. Every call is one transaction: when the database cannot be reached or the connection
+     * breaks, the call fails with a {@link StudyException} naming the database and what could not be done, nothing of
+     * it is kept, and the next call connects again, so that a study outlives a restart of the server.
+     *
+     * @param jdbcUrl  the database, as the PostgreSQL JDBC driver names it ({@code jdbc:postgresql://host:5432/db}), with
+     *                 any of its parameters ({@code ?sslmode=require}; the URL's parameters win over the other arguments)
+     * @param user     the user to connect as, or {@code null} for the driver's default
+     * @param password the user's password, or {@code null} (for example when the server trusts the host, or the URL has it)
+     * @throws IllegalArgumentException when the URL is not a PostgreSQL JDBC URL
+     */
+    public static Storage postgres(String jdbcUrl, String user, String password) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database): " + PostgresStore.withoutParameters(jdbcUrl));
+        }
+        return new Storage() {
+            @Override
+            StudyStore open(String name, StudyDefinition definition, Mode mode) {
+                return PostgresStore.open(jdbcUrl, user, password, name, definition, mode);
+            }
+
+            @Override
+            public String toString() {
+                return PostgresStore.describe(jdbcUrl);
+            }
+        };
+    }
+
+    /**
      * Opens the study {@code name}.
      *
      * @param definition the definition to create it with (and to compare with a stored one); {@code null} with {@link Mode#LOAD}
