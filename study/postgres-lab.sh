@@ -8,7 +8,9 @@
 # password), makes a cluster under LAB/data (LAB is /tmp/tunekit-postgres-lab, or $POSTGRES_LAB_DIR) with the
 # superuser tunekit (password tunekit, asked on TCP, scram-sha-256), listens on 127.0.0.1 only, on a free port
 # kept in LAB/port, and creates the database tunekit. PostgreSQL refuses to run as root: as root the server runs
-# as the user tunekit-pg (added when missing); otherwise as the user who runs this. For tests only: fsync is off.
+# as the user tunekit-pg (added when missing); otherwise as the user who runs this. For tests only: fsync is off,
+# unless POSTGRES_LAB_DURABLE=1 (the library's overhead benchmark measures a server that syncs every commit, as
+# the SQLite store does).
 set -euo pipefail
 
 lab="${POSTGRES_LAB_DIR:-/tmp/tunekit-postgres-lab}"
@@ -102,16 +104,18 @@ up() {
       [ -n "$port" ] || die "no free port in 55432-55532 on 127.0.0.1"
     fi
     echo "$port" > "$lab/port"
+    durable=off
+    [ "${POSTGRES_LAB_DURABLE:-}" = 1 ] && durable=on
     as_user tee "$data/tunekit-lab.conf" >/dev/null <<CONF
-# written by tunekit's study/postgres-lab.sh: a test server, fast rather than safe
+# written by tunekit's study/postgres-lab.sh: a test server
 listen_addresses = '127.0.0.1'
 port = $port
 unix_socket_directories = '$lab'
 max_connections = 60
 shared_buffers = 32MB
-fsync = off
-synchronous_commit = off
-full_page_writes = off
+fsync = $durable
+synchronous_commit = $durable
+full_page_writes = $durable
 log_min_messages = warning
 CONF
     grep -q "^include_if_exists = 'tunekit-lab.conf'" "$data/postgresql.conf" \

@@ -41,7 +41,7 @@ public final class BenchLibraryCommand implements Callable<Integer> {
     @Option(names = "--samplers", split = ",", description = "Tuners, as Optuna's sampler labels: random (Random), tpe (TPE). Default: ${DEFAULT-VALUE}.")
     List<String> samplers = new ArrayList<>(List.of("random", "tpe"));
 
-    @Option(names = "--storages", split = ",", description = "memory, sqlite. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--storages", split = ",", description = "memory, sqlite, postgres (needs --postgres). Default: ${DEFAULT-VALUE}.")
     List<String> storages = new ArrayList<>(List.of("memory", "sqlite"));
 
     @Option(names = "--sizes", split = ",", description = "Trials per run. Default: ${DEFAULT-VALUE}.")
@@ -53,6 +53,15 @@ public final class BenchLibraryCommand implements Callable<Integer> {
     @Option(names = "--warmup", description = "Trials of the unrecorded run before each tuner and storage. Default: ${DEFAULT-VALUE}.")
     int warmup = 500;
 
+    @Option(names = "--postgres", paramLabel = "JDBC_URL", description = "The PostgreSQL database of the postgres storage (a new study per run).")
+    String postgres;
+
+    @Option(names = "--postgres-user", description = "Its user.")
+    String postgresUser;
+
+    @Option(names = "--postgres-password", description = "Its user's password.")
+    String postgresPassword;
+
     @Option(names = "--out", required = true, description = "The CSV file to append to.")
     Path out;
 
@@ -61,6 +70,10 @@ public final class BenchLibraryCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (sizes.size() != repeats.size()) {
             err.println("bench-library: --repeats must pair with --sizes, got " + repeats.size() + " and " + sizes.size());
+            return 2;
+        }
+        if (storages.contains("postgres") && postgres == null) {
+            err.println("bench-library: the postgres storage needs --postgres JDBC_URL");
             return 2;
         }
         if (out.getParent() != null) {
@@ -103,7 +116,8 @@ public final class BenchLibraryCommand implements Callable<Integer> {
         Storage where = switch (storage) {
             case "memory" -> Storage.inMemory();
             case "sqlite" -> Storage.sqlite(tmp);
-            default -> throw new IllegalArgumentException("unknown storage '" + storage + "': memory or sqlite");
+            case "postgres" -> Storage.postgres(postgres, postgresUser, postgresPassword);
+            default -> throw new IllegalArgumentException("unknown storage '" + storage + "': memory, sqlite or postgres");
         };
         try (Study study = Study.named(name).space(SPACE).tuner(tuner).seed(Math.max(seed, 0)).minimize().storage(where).open()) {
             long[] starts = new long[trials];
