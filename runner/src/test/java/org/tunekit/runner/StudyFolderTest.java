@@ -58,6 +58,16 @@ class StudyFolderTest {
         assertThat(results.maximize()).isFalse();
         assertThat(results.best()).isNotEmpty();
 
+        // what the dashboard reads
+        try (ExperimentReader reader = ExperimentReader.open(folder)) {
+            ExperimentReader.Overview o = reader.overview();
+            assertThat(o.name()).isEqualTo("library-study");
+            assertThat(o.status()).isEqualTo("STOPPED");
+            assertThat(o.tuner()).isEqualTo("TPE");
+            assertThat(reader.trials()).hasSize(20);
+            assertThat(reader.intermediate(java.util.Set.of(reader.trials().get(0).jobId())).values().iterator().next()).isNotEmpty();
+        }
+
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         assertThat(run(new ResultsCommand(), out, err, folder.toString(), "--out", tmp.resolve("out").toString())).as(err.toString()).isZero();
