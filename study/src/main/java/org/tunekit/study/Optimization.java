@@ -118,7 +118,7 @@ final class Optimization {
         try {
             values = objective.evaluate(trial);
         } catch (TrialPrunedException p) {
-            return study.prune(trial);
+            return study.endUnsuccessfully(trial, TrialState.EARLY_STOPPED, p.getMessage());
         } catch (Exception e) {
             TrialRecord t = study.fail(trial, e);
             if (options.stopOnFailure()) {

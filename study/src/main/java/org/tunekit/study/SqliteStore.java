@@ -53,11 +53,12 @@ final class SqliteStore implements StudyStore {
         }
         Connection c = connect(file);
         try {
+            begin(c, true);
             StudyDefinition stored = readOrCreate(c, file, name, definition, mode);
             try (PreparedStatement p = c.prepareStatement("UPDATE experiment SET status = 'RUNNING', ended_ms = NULL")) {
                 p.executeUpdate();
             }
-            c.commit();
+            commit(c);
             return new SqliteStore(c, file, stored);
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(c);
@@ -140,10 +141,9 @@ final class SqliteStore implements StudyStore {
             config.setJournalMode(SQLiteConfig.JournalMode.WAL);
             config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
             config.setBusyTimeout(30_000);
-            config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
-            c.setAutoCommit(false);
-            return c;
+            // transactions are begun and ended by hand: the driver, left to do it, would begin the next one at each
+            // commit and hold the write lock between calls, shutting every other program out
+            return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         } catch (SQLException e) {
             throw new StudyException("cannot open " + file + ": " + e.getMessage(), e);
         }
@@ -164,10 +164,21 @@ final class SqliteStore implements StudyStore {
         T run() throws SQLException;
     }
 
-    private synchronized <T> T transaction(String what, Work<T> work) {
+    /** A transaction that writes: it takes the write lock at its start, so that it never fails half-way on a busy database. */
+    private <T> T transaction(String what, Work<T> work) {
+        return transaction(what, true, work);
+    }
+
+    /** A transaction that only reads: a consistent snapshot, taking no lock from writers. */
+    private <T> T reading(String what, Work<T> work) {
+        return transaction(what, false, work);
+    }
+
+    private synchronized <T> T transaction(String what, boolean writes, Work<T> work) {
         try {
+            begin(db, writes);
             T t = work.run();
-            db.commit();
+            commit(db);
             return t;
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(db);
@@ -281,7 +292,7 @@ final class SqliteStore implements StudyStore {
 
     @Override
     public Ended endedSince(long cursor) {
-        return transaction("read ended trials", () -> {
+        return reading("read ended trials", () -> {
             long last = longValue("SELECT COALESCE(MAX(id), 0) FROM events WHERE kind = '" + END + "'");
             if (last <= cursor) {
                 return new Ended(List.of(), cursor);
@@ -294,12 +305,12 @@ final class SqliteStore implements StudyStore {
 
     @Override
     public List<TrialRecord> trials() {
-        return transaction("read the trials", () -> select("ORDER BY t.sequence"));
+        return reading("read the trials", () -> select("ORDER BY t.sequence"));
     }
 
     @Override
     public int running() {
-        return transaction("count running trials", () -> (int) longValue("SELECT COUNT(*) FROM trials WHERE status = 'RUNNING'"));
+        return reading("count running trials", () -> (int) longValue("SELECT COUNT(*) FROM trials WHERE status = 'RUNNING'"));
     }
 
     @Override
@@ -328,12 +339,25 @@ final class SqliteStore implements StudyStore {
     @Override
     public synchronized void close() {
         try {
+            begin(db, true);
             update("UPDATE experiment SET status = 'STOPPED', ended_ms = ?", System.currentTimeMillis());
-            db.commit();
+            commit(db);
         } catch (SQLException e) {
             rollbackQuietly(db);
         }
         closeQuietly(db);
+    }
+
+    private static void begin(Connection c, boolean writes) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN");
+        }
+    }
+
+    private static void commit(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("COMMIT");
+        }
     }
 
     // ---- reading
@@ -418,10 +442,10 @@ final class SqliteStore implements StudyStore {
     }
 
     private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
+        try (Statement s = c.createStatement()) {
+            s.execute("ROLLBACK");
         } catch (SQLException ignored) {
-            // the connection is broken; the transaction did not commit
+            // no transaction was open, or the connection is broken: nothing of it was committed
         }
     }
 

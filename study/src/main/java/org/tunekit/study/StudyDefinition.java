@@ -30,9 +30,15 @@ record StudyDefinition(String name, SearchSpace space, String tuner, Map<String,
     static final String TRIAL_COMMAND = "(trials run in the program that holds the study)";
 
     StudyDefinition {
-        tunerArguments = Map.copyOf(tunerArguments);
-        assessorArguments = Map.copyOf(assessorArguments);
+        tunerArguments = asStored(tunerArguments);
+        assessorArguments = asStored(assessorArguments);
         objectives = List.copyOf(objectives);
+    }
+
+    /** Arguments as they read back from the store (whole numbers as {@code Long}), so that a stored definition equals the given one. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asStored(Map<String, Object> arguments) {
+        return Map.copyOf((Map<String, Object>) org.tunekit.sdk.internal.Json.parse(org.tunekit.sdk.internal.Json.write(arguments)));
     }
 
     boolean maximize() {

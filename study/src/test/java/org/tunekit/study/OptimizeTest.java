@@ -59,6 +59,17 @@ class OptimizeTest {
     }
 
     @Test
+    void aPrunedTrialKeepsTheReasonItWasGiven() {
+        try (Study study = study("Random")) {
+            study.optimize(trial -> {
+                trial.report(1, 5.0);
+                throw new TrialPrunedException("loss above 4 after one epoch");
+            }, 2);
+            assertThat(study.trials()).allMatch(t -> t.state() == TrialState.EARLY_STOPPED && t.message().equals("loss above 4 after one epoch"));
+        }
+    }
+
+    @Test
     void stopOnFirstFailureEndsTheRunWithTheObjectivesException() {
         try (Study study = study("Random")) {
             assertThatThrownBy(() -> study.optimize(trial -> {

@@ -102,6 +102,8 @@ class SqliteStudyTest {
         assertThatThrownBy(() -> builder().open()).isInstanceOf(StudyException.class).hasMessageContaining("already holds a study")
                 .hasMessageContaining("loadIfExists");
         builder().loadIfExists().open().close();
+        // whole numbers given as int read back as long: still the same definition
+        builder().tuner("TPE", Map.of("tpe_args", Map.of("n_startup_jobs", 5))).loadIfExists().open().close();
         assertThatThrownBy(() -> builder().tuner("Random").loadIfExists().open()).isInstanceOf(StudyException.class)
                 .hasMessageContaining("another definition").hasMessageContaining("tuner TPE");
         assertThatThrownBy(() -> Study.load("other", Storage.sqlite(dir))).isInstanceOf(StudyException.class)
