@@ -78,7 +78,7 @@ public final class TuneXgboost {
                 .space(SPACE)
                 .tuner("TPE").seed(SEED).minimize()
                 // judged from the third report on, against the trials that completed
-                .assessor("Medianstop", Map.of("start_step", 3))
+                .assessor("Medianstop", Map.of("start_step", 3L))
                 .storage(Storage.sqlite(storage))
                 .loadIfExists()
                 .open()) {

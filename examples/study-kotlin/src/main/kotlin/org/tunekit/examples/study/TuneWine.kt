@@ -129,7 +129,7 @@ fun main(args: Array<String>) {
         .space(SPACE)
         .tuner("TPE").seed(SEED).maximize()
         // from the second fold on, once 5 trials have completed, stops a trial below three quarters of them
-        .assessor("Percentile", mapOf("percentile" to 75, "n_startup_trials" to 5, "n_warmup_steps" to 1))
+        .assessor("Percentile", mapOf("percentile" to 75L, "n_startup_trials" to 5L, "n_warmup_steps" to 1L))
         .storage(Storage.sqlite(options.storage))
         .loadIfExists()
         .open()
