@@ -43,7 +43,7 @@ import org.tunekit.study.TrialState
 private const val SEED = 7L
 private const val FOLDS = 5
 
-val SPACE: SearchSpace = SearchSpace.builder()
+private val SPACE: SearchSpace = SearchSpace.builder()
     .choice("optimiser", "adagrad", "adam", "sgd")
     .loguniform("learning_rate", 1e-4, 1.0)
     .randint("epochs", 1, 31)
