@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StudyExamplesIT {
     private static final Path HOME = TunekitProcess.HOME;
-    private static final Pattern SUMMARY = Pattern.compile("(?m)^(\\d+) trials run: (\\d+) succeeded, (\\d+) pruned, (\\d+) failed \\((\\d+) in the study\\)$");
+    private static final Pattern SUMMARY = Pattern.compile("(?m)^(\\d+) trials run(?: here)?: (\\d+) succeeded, (\\d+) pruned, (\\d+) failed \\((\\d+) in the study\\)$");
 
     @TempDir
     Path tmp;

@@ -13,6 +13,7 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.study.OptimizeOptions;
 import org.tunekit.study.Storage;
+import org.tunekit.study.StudyBuilder;
 import org.tunekit.study.Study;
 import org.tunekit.study.Trial;
 import org.tunekit.study.TrialPrunedException;
@@ -26,10 +27,12 @@ import org.tunekit.study.TrialState;
  * trials that fall behind; the study keeps its trials in an experiment folder that {@code tunekit results} reads.
  *
  * <pre>
- * TuneXgboost [--trials N] [--threads N] [--storage FOLDER]
+ * TuneXgboost [--trials N] [--threads N] [--storage FOLDER | --postgres JDBC_URL]
  * </pre>
  *
  * Running it again on the same folder goes on with the stored study: its tuner first learns every stored result.
+ * With {@code --postgres} (user and password in {@code PGUSER} and {@code PGPASSWORD}) the study lives in that
+ * database, and any number of these programs, on any machines, work on it together ({@code run-workers.sh}).
  */
 public final class TuneXgboost {
     static final int ROUNDS = 200;
@@ -57,14 +60,17 @@ public final class TuneXgboost {
         int trials = 40;
         int threads = 2;
         Path storage = Path.of("runs", "xgboost");
+        String postgres = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
                 case "--trials" -> trials = Integer.parseInt(required(args[i], value));
                 case "--threads" -> threads = Integer.parseInt(required(args[i], value));
                 case "--storage" -> storage = Path.of(required(args[i], value));
+                case "--postgres" -> postgres = required(args[i], value);
                 default -> {
-                    System.err.println("unknown argument " + args[i] + "; usage: TuneXgboost [--trials N] [--threads N] [--storage FOLDER]");
+                    System.err.println("unknown argument " + args[i]
+                            + "; usage: TuneXgboost [--trials N] [--threads N] [--storage FOLDER | --postgres JDBC_URL]");
                     System.exit(2);
                 }
             }
@@ -72,19 +78,28 @@ public final class TuneXgboost {
         }
 
         TuneXgboost objective = new TuneXgboost(BreastCancer.load());
+        String where = postgres != null ? postgres : storage.toAbsolutePath().normalize().toString();
         System.out.printf("%s, %d-fold cross-validation, %d boosting rounds; %d trials, %d at a time, stored in %s%n",
-                objective.data, FOLDS, ROUNDS, trials, threads, storage.toAbsolutePath().normalize());
-        try (Study study = Study.named("xgboost-breast-cancer")
+                objective.data, FOLDS, ROUNDS, trials, threads, where);
+        StudyBuilder builder = Study.named("xgboost-breast-cancer")
                 .space(SPACE)
                 .tuner("TPE").seed(SEED).minimize()
                 // judged from the third report on, against the trials that completed
                 .assessor("Medianstop", Map.of("start_step", 3L))
-                .storage(Storage.sqlite(storage))
-                .loadIfExists()
-                .open()) {
-            int before = study.trials().size();
-            study.optimize(objective::crossValidatedLogLoss, OptimizeOptions.trials(trials).threads(threads));
-            printSummary(study, before, storage);
+                // the first program creates the study, the next ones (and later runs) go on with it
+                .loadIfExists();
+        if (postgres != null) {
+            // shared by every worker; a worker that dies has its trial run again by another
+            builder.storage(Storage.postgres(postgres, System.getenv("PGUSER"), System.getenv("PGPASSWORD"))).retryFailedTrials();
+        } else {
+            builder.storage(Storage.sqlite(storage));
+        }
+        try (Study study = builder.open()) {
+            // the trials this program ran (other programs may run trials of the same study meanwhile)
+            Map<TrialState, Integer> ran = new java.util.concurrent.ConcurrentHashMap<>();
+            study.optimize(objective::crossValidatedLogLoss, OptimizeOptions.trials(trials).threads(threads)
+                    .callback((s, t) -> ran.merge(t.state(), 1, Integer::sum)));
+            printSummary(study, ran, postgres != null ? null : storage);
         }
     }
 
@@ -158,21 +173,19 @@ public final class TuneXgboost {
         return sum / labels.length;
     }
 
-    private static void printSummary(Study study, int before, Path storage) {
+    private static void printSummary(Study study, Map<TrialState, Integer> ran, Path storage) {
         List<TrialRecord> all = study.trials();
-        Map<TrialState, Long> states = new java.util.EnumMap<>(TrialState.class);
-        for (TrialRecord t : all.subList(before, all.size())) {
-            states.merge(t.state(), 1L, Long::sum);
-        }
-        System.out.printf("%d trials run: %d succeeded, %d pruned, %d failed (%d in the study)%n", all.size() - before,
-                states.getOrDefault(TrialState.SUCCEEDED, 0L), states.getOrDefault(TrialState.EARLY_STOPPED, 0L),
-                states.getOrDefault(TrialState.FAILED, 0L), all.size());
+        System.out.printf("%d trials run here: %d succeeded, %d pruned, %d failed (%d in the study)%n",
+                ran.values().stream().mapToInt(Integer::intValue).sum(), ran.getOrDefault(TrialState.SUCCEEDED, 0),
+                ran.getOrDefault(TrialState.EARLY_STOPPED, 0), ran.getOrDefault(TrialState.FAILED, 0), all.size());
         Optional<TrialRecord> best = all.stream().anyMatch(t -> t.state() == TrialState.SUCCEEDED) ? Optional.of(study.bestTrial()) : Optional.empty();
         best.ifPresentOrElse(
                 t -> System.out.printf(Locale.ROOT, "Best trial: #%d, cross-validated log-loss %.4f, with %s%n", t.number(), t.value().orElseThrow(),
                         t.parameters().values()),
                 () -> System.out.println("No trial succeeded."));
-        System.out.println("See every trial: ./tunekit results " + storage);
+        if (storage != null) {
+            System.out.println("See every trial: ./tunekit results " + storage);
+        }
     }
 
     private static String required(String flag, String value) {
