@@ -97,10 +97,11 @@ public final class Study implements AutoCloseable {
         this.grace = grace;
         this.retryFailed = retryFailed;
         this.worker = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+        int replayed;
         lock.lock();
         try {
             algorithms.open(this::sendTrial);
-            catchUp();
+            replayed = catchUp();
         } finally {
             lock.unlock();
         }
@@ -116,7 +117,7 @@ public final class Study implements AutoCloseable {
         } else {
             heartbeats = null;
         }
-        LOG.info("study '{}' opened ({} trials stored, tuner {}{}, worker {})", definition.name(), store.trials().size(), definition.tuner(),
+        LOG.info("study '{}' opened ({} ended trials given to the tuner, tuner {}{}, worker {})", definition.name(), replayed, definition.tuner(),
                 definition.assessor() == null ? "" : ", assessor " + definition.assessor(), worker);
     }
 
@@ -477,7 +478,7 @@ public final class Study implements AutoCloseable {
      * Gives the tuner (and the assessor) the trials other workers (or an earlier program) ended since the last
      * look, in the order they ended; first fails the trials of silent workers on a shared store.
      */
-    private void catchUp() {
+    private int catchUp() {
         Instant now = clock.instant();
         if (store.shared() && now.isAfter(lastSilenceCheck.plus(heartbeat))) {
             lastSilenceCheck = now;
@@ -499,6 +500,7 @@ public final class Study implements AutoCloseable {
             algorithms.endedElsewhere(elsewhere, metrics);
             LOG.debug("{} trials that ended elsewhere given to the tuner", elsewhere.size());
         }
+        return elsewhere.size();
     }
 
     private long sendTrial(Parameters parameters) {
