@@ -11,6 +11,7 @@ import org.tunekit.sdk.Assessor;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.spi.AdvisorProvider;
 import org.tunekit.sdk.spi.AlgorithmProvider;
 import org.tunekit.sdk.spi.AssessorProvider;
 import org.tunekit.sdk.spi.TunerProvider;
@@ -41,6 +42,19 @@ final class Algorithms {
         }
     }
 
+    private static boolean isAdvisor(String name) {
+        try {
+            for (AdvisorProvider p : ServiceLoader.load(AdvisorProvider.class, Algorithms.class.getClassLoader())) {
+                if (p.name().equalsIgnoreCase(name) || p.aliases().stream().anyMatch(a -> a.equalsIgnoreCase(name))) {
+                    return true;
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            return false;
+        }
+        return false;
+    }
+
     /** The provider of {@code kind} that answers to {@code name} (or an alias), ignoring case. */
     static <P extends AlgorithmProvider> P find(Class<P> type, String kind, String name) {
         List<P> found = new ArrayList<>();
@@ -54,6 +68,10 @@ final class Algorithms {
             }
         } catch (ServiceConfigurationError e) {
             throw new StudyException("a " + kind + " provider on the class path cannot be loaded: " + e.getMessage(), e);
+        }
+        if (found.isEmpty() && type == TunerProvider.class && isAdvisor(name)) {
+            throw new StudyException("'" + name + "' is an advisor, which decides trials' budgets and stops them itself: a study runs a tuner "
+                    + "and an assessor (for budgets cut short, an assessor such as SuccessiveHalving with a tuner such as TPE)");
         }
         if (found.isEmpty()) {
             String lower = name.toLowerCase(Locale.ROOT);

@@ -23,6 +23,8 @@ class BadInputTest {
         assertThatThrownBy(() -> Study.named("s").space(SPACE).tuner("TPEE").storage(Storage.sqlite(dir)).open())
                 .isInstanceOf(StudyException.class).hasMessageContaining("no tuner named 'TPEE'").hasMessageContaining("GPTuner");
         assertThat(dir.resolve("experiment.db")).doesNotExist();
+        assertThatThrownBy(() -> Study.named("s").space(SPACE).tuner("Hyperband").open()).isInstanceOf(StudyException.class)
+                .hasMessageContaining("'Hyperband' is an advisor");
         assertThatThrownBy(() -> Study.named("s").space(SPACE).assessor("Medianstp").open()).isInstanceOf(StudyException.class)
                 .hasMessageContaining("no assessor named 'Medianstp'").hasMessageContaining("Medianstop");
     }
