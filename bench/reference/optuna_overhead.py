@@ -31,6 +31,7 @@ import csv
 import logging
 import math
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -105,6 +106,8 @@ def main():
     ap.add_argument('--repeats', default='5,1', help='runs per size, paired with --sizes; seeds 0..repeats-1')
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
+    # A run stopped with SIGTERM (e.g. a long TPE run on SQLite) still deletes its temporary SQLite directory.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     sizes, repeats = ints_of(a.sizes, 'sizes'), ints_of(a.repeats, 'repeats')
     if len(sizes) != len(repeats):
         raise SystemExit(f'--sizes has {len(sizes)} values but --repeats has {len(repeats)}')
