@@ -47,7 +47,9 @@ class StudyFolderTest {
                 }
                 return loss;
             }, OptimizeOptions.trials(20).threads(2));
+            assertThat(ExperimentReader.running(folder)).as("running while a program holds the study").isTrue();
         }
+        assertThat(ExperimentReader.running(folder)).as("running once closed").isFalse();
 
         ExperimentResults results;
         try (ExperimentStore store = ExperimentStore.open(folder, true)) {

@@ -59,6 +59,7 @@ final class SqliteStore implements StudyStore {
                 p.executeUpdate();
             }
             commit(c);
+            markRunning(folder);
             return new SqliteStore(c, file, stored);
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(c);
@@ -346,6 +347,32 @@ final class SqliteStore implements StudyStore {
             rollbackQuietly(db);
         }
         closeQuietly(db);
+        unmarkRunning(file.getParent());
+    }
+
+    /**
+     * Names this process in the folder's {@code .lock}, where the dashboard and {@code tunekit results} look for the
+     * program that runs an experiment (a live Java process), so that a study shows as running while a program holds it.
+     * No lock is taken: several programs may hold a study; the last to open it is named.
+     */
+    private static void markRunning(Path folder) {
+        try {
+            java.nio.file.Files.writeString(folder.resolve(".lock"), Long.toString(ProcessHandle.current().pid()));
+        } catch (java.io.IOException e) {
+            // only what the dashboard shows depends on it
+        }
+    }
+
+    /** Clears the folder's {@code .lock} when it still names this process. */
+    private static void unmarkRunning(Path folder) {
+        Path lock = folder.resolve(".lock");
+        try {
+            if (java.nio.file.Files.readString(lock).strip().equals(Long.toString(ProcessHandle.current().pid()))) {
+                java.nio.file.Files.writeString(lock, "");
+            }
+        } catch (java.io.IOException e) {
+            // nothing to clear
+        }
     }
 
     private static void begin(Connection c, boolean writes) throws SQLException {
