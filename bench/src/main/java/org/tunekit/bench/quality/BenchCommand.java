@@ -47,7 +47,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--suite", paramLabel = "SUITE",
             description = "The functions run when --functions is not given: classic (branin,hartmann6,ackley5,mixed,nested), "
-                    + "highdim (rosenbrock8,ackley10,styblinski10,rastrigin10,schwefel10,levy20) or all (default: ${DEFAULT-VALUE}).")
+                    + "highdim (rosenbrock8,ackley10,styblinski10,rastrigin10,schwefel10,levy20), all (both), or bayesmark (scikit-learn models "
+                    + "on real data, MODEL-DATASET-METRIC such as RF-wine-nll: bench/realmodels/problems.py, Debian's python3-sklearn) "
+                    + "(default: ${DEFAULT-VALUE}).")
     String suite = "classic";
 
     @Option(names = "--modes", split = ",", paramLabel = "MODE",
@@ -147,6 +149,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         setups.replaceAll(s -> extra.containsKey(s.label()) ? s.withArguments(extra.get(s.label())) : s);
         Map<String, TestFunction> all = Suite.everything();
+        if ("bayesmark".equals(suite.trim()) || functions.stream().anyMatch(f -> f.chars().filter(c -> c == '-').count() >= 2)) {
+            all.putAll(RealModels.all());
+        }
         List<TestFunction> objectives = new ArrayList<>();
         for (String f : functions.isEmpty() ? List.copyOf(suite(suite).keySet()) : functions.stream().map(String::trim).distinct().toList()) {
             TestFunction o = all.get(f.trim());
@@ -174,7 +179,8 @@ public final class BenchCommand implements Callable<Integer> {
             case "classic" -> Suite.classic();
             case "highdim" -> Suite.highDimensional();
             case "all" -> Suite.everything();
-            default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all");
+            case "bayesmark" -> RealModels.all();
+            default -> throw new IllegalArgumentException("unknown --suite '" + name + "'; available: classic, highdim, all, bayesmark");
         };
     }
 
