@@ -1,0 +1,85 @@
+"""Bayesmark's normalised score for runs of the real-model suite: 0 is random search, 100 the best value known.
+
+For each problem and mode, R is the mean over Random's runs of the best loss found within the budget, and f* the
+lowest loss any run of any tuner found; a run that ends at best loss b scores 100 (R - b) / (R - f*), clipped to
+[-100, 100] so that one bad run cannot outweigh the others (Bayesmark clips the same way). A tuner's score on a
+problem is the mean over its seeds; its suite score the mean over problems, shown with the spread of its per-problem
+scores (standard error over problems) and its mean per model family.
+
+Reads regret.csv files (tuner,function,mode,seed,trial,best_so_far_regret; the real-model suite's regret is the
+loss itself), Tunekit's and peers' alike, and writes a Markdown table to standard output.
+
+Usage: /usr/bin/python3 bench/realmodels/scores.py [--baseline Random] regret.csv [more.csv ...]
+"""
+import argparse
+import csv
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+
+def final_best(paths):
+    """(tuner, problem, mode) -> {seed: best loss at the run's last trial}."""
+    last = {}
+    for path in paths:
+        with open(path, newline='') as f:
+            for row in csv.DictReader(f):
+                key = (row['tuner'], row['function'], row['mode'], row['seed'])
+                trial = int(row['trial'])
+                if key not in last or trial >= last[key][0]:
+                    last[key] = (trial, float(row['best_so_far_regret']))
+    runs = defaultdict(dict)
+    for (tuner, problem, mode, seed), (_, best) in last.items():
+        runs[(tuner, problem, mode)][seed] = best
+    return runs
+
+
+def scores(runs, baseline):
+    """(tuner, problem, mode) -> mean score over seeds."""
+    best_known = defaultdict(lambda: math.inf)
+    for (tuner, problem, mode), by_seed in runs.items():
+        best_known[(problem, mode)] = min(best_known[(problem, mode)], min(by_seed.values()))
+    out = {}
+    for (tuner, problem, mode), by_seed in runs.items():
+        random_runs = runs.get((baseline, problem, mode))
+        if not random_runs:
+            continue
+        r = statistics.mean(random_runs.values())
+        f_star = best_known[(problem, mode)]
+        if r - f_star <= 0:
+            continue
+        s = [max(-100.0, min(100.0, 100.0 * (r - b) / (r - f_star))) for b in by_seed.values()]
+        out[(tuner, problem, mode)] = statistics.mean(s)
+    return out
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--baseline', default='Random', help='the tuner label of random search (default: Random)')
+    ap.add_argument('files', nargs='+')
+    a = ap.parse_args(argv[1:])
+    s = scores(final_best(a.files), a.baseline)
+    modes = sorted({m for (_, _, m) in s})
+    for mode in modes:
+        tuners = sorted({t for (t, _, m) in s if m == mode})
+        problems = sorted({p for (_, p, m) in s if m == mode})
+        families = sorted({p.rsplit('-', 2)[0] for p in problems})
+        print(f'\n### {mode} ({len(problems)} problems)\n')
+        print('| tuner | mean score | ± s.e. | ' + ' | '.join(families) + ' |')
+        print('|---|---:|---:|' + '---:|' * len(families))
+        rows = []
+        for t in tuners:
+            per = [s[(t, p, mode)] for p in problems if (t, p, mode) in s]
+            if len(per) < len(problems):
+                continue
+            se = statistics.stdev(per) / math.sqrt(len(per)) if len(per) > 1 else 0.0
+            fam = [statistics.mean([s[(t, p, mode)] for p in problems if p.rsplit('-', 2)[0] == f]) for f in families]
+            rows.append((statistics.mean(per), t, se, fam))
+        for mean, t, se, fam in sorted(rows, reverse=True):
+            print(f'| {t} | {mean:.1f} | {se:.1f} | ' + ' | '.join(f'{x:.1f}' for x in fam) + ' |')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
