@@ -1,0 +1,83 @@
+"""NNI 3's own tuners on the real-model problems of problems.py, by the quality benchmark's protocol: the tuner's
+Python API called in wire order (update_search_space, generate_parameters or generate_multiple_parameters,
+receive_trial_result, trial_end), N trials per run, one run per seed, sequential or batches of 8. The tuners are
+made as bench/reference/nni_highdim.py makes them (its make_tuner and seeded_random_state). Writes rows in the
+columns of the benchmark's regret.csv, labelled nni-TUNER, for scores.py.
+
+Usage (from the repository root; NNI 3's Python code from ../shared/nni-lab or ~/nni-trial-side):
+  PYTHONPATH=/root/nni-trial-side/v3:bench/reference:bench/realmodels nice /usr/bin/python3 bench/realmodels/nni_models.py \
+      --problems RF-wine-nll --tuners tpe,random,evolution --modes sequential --seeds 0..4 --trials 64 --out DIR/nni-regret.csv
+"""
+import argparse
+import csv
+import logging
+import os
+
+from nni_highdim import make_tuner, seeded_random_state
+import problems as pm
+
+logging.disable(logging.CRITICAL)
+BATCH = 8
+
+
+def run(problem, label, mode, seed, trials):
+    p = pm.Problem(problem)
+    batch = BATCH if mode == 'batch' else 1
+    rows, best, done, next_id = [], float('inf'), 0, 0
+    # NNI's unseeded RandomState() calls get the run's seed inside the tuner's calls only: scikit-learn checks
+    # isinstance(x, np.random.RandomState), which the stand-in would break during an evaluation
+    with seeded_random_state(seed):
+        tuner = make_tuner(label, seed)
+        tuner.update_search_space(p.space)
+    while done < trials:
+        ids = list(range(next_id, next_id + min(batch, trials - done)))
+        next_id += len(ids)
+        with seeded_random_state(seed):
+            params = [tuner.generate_parameters(ids[0])] if batch == 1 else tuner.generate_multiple_parameters(ids)
+        if not params:
+            break
+        for pid, params_one in zip(ids, params):
+            value = p.evaluate(params_one)['value']
+            with seeded_random_state(seed):
+                tuner.receive_trial_result(pid, params_one, value)
+                tuner.trial_end(pid, True)
+            done += 1
+            best = min(best, value)
+            rows.append([f'nni-{label}', problem, mode, seed, done, repr(best)])
+    while rows and done < trials:  # a tuner that stops keeps its best value for the rest of the budget
+        done += 1
+        rows.append([f'nni-{label}', problem, mode, seed, done, repr(best)])
+    return rows
+
+
+def seeds(text):
+    if '..' in text:
+        a, b = text.split('..')
+        return list(range(int(a), int(b) + 1))
+    return [int(s) for s in text.split(',')]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--problems', required=True)
+    ap.add_argument('--tuners', default='tpe,random,evolution')
+    ap.add_argument('--modes', default='sequential')
+    ap.add_argument('--seeds', default='0..4')
+    ap.add_argument('--trials', type=int, default=64)
+    ap.add_argument('--out', required=True)
+    a = ap.parse_args()
+    new = not os.path.exists(a.out) or os.path.getsize(a.out) == 0
+    with open(a.out, 'a', newline='') as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(['tuner', 'function', 'mode', 'seed', 'trial', 'best_so_far_regret'])
+        for problem in a.problems.split(','):
+            for label in a.tuners.split(','):
+                for mode in a.modes.split(','):
+                    for seed in seeds(a.seeds):
+                        w.writerows(run(problem, label, mode, seed, a.trials))
+                        f.flush()
+
+
+if __name__ == '__main__':
+    main()
