@@ -9,9 +9,7 @@ Usage (from the repository root; NNI 3's Python code from ../shared/nni-lab or ~
       --problems RF-wine-nll --tuners tpe,random,evolution --modes sequential --seeds 0..4 --trials 64 --out DIR/nni-regret.csv
 """
 import argparse
-import csv
 import logging
-import os
 
 from nni_highdim import make_tuner, seeded_random_state
 import problems as pm
@@ -50,13 +48,6 @@ def run(problem, label, mode, seed, trials):
     return rows
 
 
-def seeds(text):
-    if '..' in text:
-        a, b = text.split('..')
-        return list(range(int(a), int(b) + 1))
-    return [int(s) for s in text.split(',')]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--problems', required=True)
@@ -66,18 +57,8 @@ def main():
     ap.add_argument('--trials', type=int, default=64)
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
-    new = not os.path.exists(a.out) or os.path.getsize(a.out) == 0
-    with open(a.out, 'a', newline='') as f:
-        w = csv.writer(f)
-        if new:
-            w.writerow(['tuner', 'function', 'mode', 'seed', 'trial', 'best_so_far_regret'])
-        for problem in a.problems.split(','):
-            for label in a.tuners.split(','):
-                for mode in a.modes.split(','):
-                    for seed in seeds(a.seeds):
-                        w.writerows(run(problem, label, mode, seed, a.trials))
-                        f.flush()
-
+    pm.write_runs(a.out, a.problems.split(','), a.tuners.split(','), a.modes.split(','), pm.seeds(a.seeds),
+                  lambda problem, label, mode, seed: run(problem, label, mode, seed, a.trials))
 
 if __name__ == '__main__':
     main()

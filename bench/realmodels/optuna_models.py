@@ -14,9 +14,7 @@ Samplers: tpe (TPESampler defaults), mtpe (multivariate=True), cmaes (CmaEsSampl
 after each run.
 """
 import argparse
-import csv
 import logging
-import os
 
 import optuna
 
@@ -74,13 +72,6 @@ def run(problem, sampler, mode, seed, trials):
     return rows
 
 
-def seeds(text):
-    if '..' in text:
-        a, b = text.split('..')
-        return list(range(int(a), int(b) + 1))
-    return [int(s) for s in text.split(',')]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--problems', required=True)
@@ -90,18 +81,8 @@ def main():
     ap.add_argument('--trials', type=int, default=64)
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
-    new = not os.path.exists(a.out) or os.path.getsize(a.out) == 0
-    with open(a.out, 'a', newline='') as f:
-        w = csv.writer(f)
-        if new:
-            w.writerow(['tuner', 'function', 'mode', 'seed', 'trial', 'best_so_far_regret'])
-        for problem in a.problems.split(','):
-            for sampler in a.samplers.split(','):
-                for mode in a.modes.split(','):
-                    for seed in seeds(a.seeds):
-                        w.writerows(run(problem, sampler, mode, seed, a.trials))
-                        f.flush()
-
+    pm.write_runs(a.out, a.problems.split(','), a.samplers.split(','), a.modes.split(','), pm.seeds(a.seeds),
+                  lambda problem, label, mode, seed: run(problem, label, mode, seed, a.trials))
 
 if __name__ == '__main__':
     main()

@@ -20,7 +20,9 @@ Usage (Debian's python3-sklearn, /usr/bin/python3):
                                   or {"error": MESSAGE}, one line each
   problems.py PROBLEM JSON        evaluates one parameter set and prints the answer
 """
+import csv
 import json
+import os
 import sys
 import warnings
 
@@ -180,6 +182,29 @@ class Problem:
         if not np.isfinite(value):
             raise ValueError(f'the cross-validated loss is {value}')
         return {'value': value, 'generalization': self.loss(float(held))}
+
+
+def seeds(text):
+    """Seeds as A..B (inclusive) or a comma list."""
+    if '..' in text:
+        a, b = text.split('..')
+        return list(range(int(a), int(b) + 1))
+    return [int(x) for x in text.split(',')]
+
+
+def write_runs(out, problem_names, labels, modes, seed_list, run):
+    """Appends run(problem, label, mode, seed) rows to the CSV file out (regret.csv's columns), one run at a time."""
+    new = not os.path.exists(out) or os.path.getsize(out) == 0
+    with open(out, 'a', newline='') as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(['tuner', 'function', 'mode', 'seed', 'trial', 'best_so_far_regret'])
+        for problem in problem_names:
+            for label in labels:
+                for mode in modes:
+                    for seed in seed_list:
+                        w.writerows(run(problem, label, mode, seed))
+                        f.flush()
 
 
 def answer(cache, request):
