@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.sqlite.SQLiteConfig;
 import org.tunekit.experimentdb.ExperimentTables;
 import org.tunekit.sdk.Parameters;
+import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.internal.Json;
 
 /**
@@ -428,16 +429,14 @@ final class SqliteStore implements StudyStore {
         return out;
     }
 
-    /** The objective values of a stored final metric: the number, or each objective's key of the object. */
+    /** The objective values of a stored final metric, read by the objectives' own rule. */
     private List<Double> values(String metric) {
         if (metric == null) {
             return List.of();
         }
-        Object m = Json.parse(metric);
         List<Double> out = new ArrayList<>();
-        for (var o : definition.objectives()) {
-            Object v = m instanceof Map<?, ?> map ? map.get(o.metric()) : m;
-            out.add(((Number) v).doubleValue());
+        for (double v : Objectives.of(definition.objectives()).values(Json.parse(metric), "the stored metric of a trial")) {
+            out.add(v);
         }
         return out;
     }

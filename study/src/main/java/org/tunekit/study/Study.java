@@ -168,7 +168,7 @@ public final class Study implements AutoCloseable {
                 t = store.start(s.parameterId(), s.parameters(), worker, now);
             } else if ((t = store.startEnqueued(worker, now)) == null) {
                 long id = store.takeParameterId();
-                Parameters p = algorithms.suggest(id, store.running());
+                Parameters p = algorithms.suggest(id, store::running);
                 t = store.start(id, p, worker, now);
             }
             running.put(t.number(), new Running());

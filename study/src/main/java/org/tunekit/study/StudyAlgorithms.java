@@ -42,13 +42,15 @@ final class StudyAlgorithms {
     /**
      * The tuner's suggestion for {@code id}, checked against the space.
      *
-     * @throws StudyExhaustedException when it has none ({@code running} trials may make it suggest again)
+     * @param runningTrials how many trials run, asked only when the tuner has nothing (they may make it suggest again)
+     * @throws StudyExhaustedException when it has none
      */
-    Parameters suggest(long id, int running) {
+    Parameters suggest(long id, java.util.function.IntSupplier runningTrials) {
         Parameters p;
         try {
             p = tuner.generateParameters(id);
         } catch (NoMoreTrialsException e) {
+            int running = runningTrials.getAsInt();
             throw new StudyExhaustedException("the tuner " + definition.tuner() + " has nothing more to suggest"
                     + (running > 0 ? " while " + running + " trials run" : ""), running > 0);
         } catch (RuntimeException e) {
