@@ -17,6 +17,7 @@ import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.testkit.Check;
 import org.tunekit.sdk.testkit.TunerTestKit;
 import org.tunekit.tuners.anneal.AnnealTunerProvider;
+import org.tunekit.tuners.auto.AutoTunerProvider;
 import org.tunekit.tuners.evolution.EvolutionTunerProvider;
 import org.tunekit.tuners.grid.GridSearchTunerProvider;
 import org.tunekit.tuners.regevo.RegularizedEvolutionTunerProvider;
@@ -60,6 +61,11 @@ class BuiltInTunerContractTest {
     @Test
     void cmaes() {
         TunerTestKit.forProvider(new CmaEsTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
+    }
+
+    @Test
+    void auto() {
+        TunerTestKit.forProvider(new AutoTunerProvider()).withArguments(Map.of("seed", 7)).checkContract();
     }
 
     @Test
