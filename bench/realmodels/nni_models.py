@@ -4,9 +4,14 @@ receive_trial_result, trial_end), N trials per run, one run per seed, sequential
 made as bench/reference/nni_highdim.py makes them (its make_tuner and seeded_random_state). Writes rows in the
 columns of the benchmark's regret.csv, labelled nni-TUNER, for scores.py.
 
+Tuners: tpe (TpeTuner), random, evolution (population 32) and anneal: NNI's Anneal is its HyperoptTuner over
+hyperopt's anneal algorithm, which needs hyperopt 0.1.2's source (the version of the NNI anchors; it is on neither
+Debian nor reachable PyPI: `git archive 0.1.2 hyperopt` of github.com/hyperopt/hyperopt into a folder on PYTHONPATH)
+and Debian's python3-future and python3-networkx.
+
 Usage (from the repository root; NNI 3's Python code from ../shared/nni-lab or ~/nni-trial-side):
-  PYTHONPATH=/root/nni-trial-side/v3:bench/reference:bench/realmodels nice /usr/bin/python3 bench/realmodels/nni_models.py \
-      --problems RF-wine-nll --tuners tpe,random,evolution --modes sequential --seeds 0..4 --trials 64 --out DIR/nni-regret.csv
+  PYTHONPATH=HYPEROPT_DIR:/root/nni-trial-side/v3:bench/reference:bench/realmodels nice /usr/bin/python3 bench/realmodels/nni_models.py \
+      --problems RF-wine-nll --tuners tpe,evolution,anneal --modes sequential --seeds 0..4 --trials 64 --out DIR/nni-regret.csv
 """
 import argparse
 import logging

@@ -51,6 +51,10 @@ def make_tuner(label, seed):
     if label == 'evolution':
         from nni.algorithms.hpo.evolution_tuner import EvolutionTuner
         return EvolutionTuner('minimize', population_size=32)
+    if label == 'anneal':
+        # NNI's Anneal is its HyperoptTuner over hyperopt's anneal.suggest (hyperopt 0.1.2, as the NNI anchors used)
+        from nni.algorithms.hpo.hyperopt_tuner import HyperoptTuner
+        return HyperoptTuner('anneal', 'minimize')
     if label == 'gp':
         from nni.algorithms.hpo.gp_tuner import util
         from nni.algorithms.hpo.gp_tuner.gp_tuner import GPTuner
