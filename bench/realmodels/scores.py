@@ -3,8 +3,8 @@
 For each problem and mode, R is the mean over Random's runs of the best loss found within the budget, and f* the
 lowest loss any run of any tuner found; a run that ends at best loss b scores 100 (R - b) / (R - f*), clipped to
 [-100, 100] so that one bad run cannot outweigh the others (Bayesmark clips the same way). A tuner's score on a
-problem is the mean over its seeds; its suite score the mean over problems, shown with the spread of its per-problem
-scores (standard error over problems) and its mean per model family.
+problem is the mean over its seeds; its suite score the mean over problems, and its score per model family the mean
+over that family's problems, each shown with its spread: the standard error over the runs (problem x seed) that make it.
 
 Reads regret.csv files (tuner,function,mode,seed,trial,best_so_far_regret; the real-model suite's regret is the
 loss itself), Tunekit's and peers' alike, and writes a Markdown table to standard output.
@@ -36,7 +36,7 @@ def final_best(paths):
 
 
 def scores(runs, baseline):
-    """(tuner, problem, mode) -> mean score over seeds."""
+    """(tuner, problem, mode) -> [score of each seed's run]."""
     best_known = defaultdict(lambda: math.inf)
     for (tuner, problem, mode), by_seed in runs.items():
         best_known[(problem, mode)] = min(best_known[(problem, mode)], min(by_seed.values()))
@@ -50,8 +50,16 @@ def scores(runs, baseline):
         if r - f_star <= 0:
             continue
         s = [max(-100.0, min(100.0, 100.0 * (r - b) / (r - f_star))) for b in by_seed.values()]
-        out[(tuner, problem, mode)] = statistics.mean(s)
+        out[(tuner, problem, mode)] = s
     return out
+
+
+def summary(per_problem):
+    """(mean over problems of each problem's mean score, standard error over all the runs) of {problem: [run scores]}."""
+    mean = statistics.mean(statistics.mean(v) for v in per_problem.values())
+    runs = [x for v in per_problem.values() for x in v]
+    se = statistics.stdev(runs) / math.sqrt(len(runs)) if len(runs) > 1 else 0.0
+    return mean, se
 
 
 def main(argv):
@@ -66,18 +74,18 @@ def main(argv):
         problems = sorted({p for (_, p, m) in s if m == mode})
         families = sorted({p.rsplit('-', 2)[0] for p in problems})
         print(f'\n### {mode} ({len(problems)} problems)\n')
-        print('| tuner | mean score | ± s.e. | ' + ' | '.join(families) + ' |')
-        print('|---|---:|---:|' + '---:|' * len(families))
+        print('Cells: mean normalised score ± standard error over the runs (problem x seed).\n')
+        print('| tuner | suite | ' + ' | '.join(families) + ' |')
+        print('|---|---:|' + '---:|' * len(families))
         rows = []
         for t in tuners:
-            per = [s[(t, p, mode)] for p in problems if (t, p, mode) in s]
+            per = {p: s[(t, p, mode)] for p in problems if (t, p, mode) in s}
             if len(per) < len(problems):
                 continue
-            se = statistics.stdev(per) / math.sqrt(len(per)) if len(per) > 1 else 0.0
-            fam = [statistics.mean([s[(t, p, mode)] for p in problems if p.rsplit('-', 2)[0] == f]) for f in families]
-            rows.append((statistics.mean(per), t, se, fam))
-        for mean, t, se, fam in sorted(rows, reverse=True):
-            print(f'| {t} | {mean:.1f} | {se:.1f} | ' + ' | '.join(f'{x:.1f}' for x in fam) + ' |')
+            fam = [summary({p: v for p, v in per.items() if p.rsplit('-', 2)[0] == f}) for f in families]
+            rows.append((summary(per), t, fam))
+        for (mean, se), t, fam in sorted(rows, reverse=True):
+            print(f'| {t} | {mean:.1f} ± {se:.1f} | ' + ' | '.join(f'{m:.1f} ± {e:.1f}' for m, e in fam) + ' |')
     return 0
 
 
