@@ -315,6 +315,11 @@ class TpeTunerTest {
         assertThat(defaults.gamma()).isEqualTo(0.25);
         assertThat(defaults.multivariate()).isFalse();
         assertThat(defaults.bandwidthFactor()).isEqualTo(1.0);
+        Map<String, Object> objectives = Map.of("objectives", List.of(Map.of("key", "a"), Map.of("key", "b")));
+        assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(objectives)).multivariate()).as("MOTPE's default").isTrue();
+        Map<String, Object> univariate = new java.util.HashMap<>(objectives);
+        univariate.put("multivariate", false);
+        assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(univariate)).multivariate()).isFalse();
         assertThat(tuner(Map.of("tpe_args", Map.of("bandwidth_factor", 0.4))).settings().bandwidthFactor()).isEqualTo(0.4);
         for (Object bad : List.of(0L, -0.5, 1.5)) {
             assertThatThrownBy(() -> tuner(Map.of("tpe_args", Map.of("bandwidth_factor", bad))))
