@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
+import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.OptimizeMode;
 import org.tunekit.sdk.Parameters;
@@ -19,71 +21,72 @@ import org.tunekit.tuners.gp.GpTunerProvider;
 import org.tunekit.tuners.turbo.TurboTunerProvider;
 
 /**
- * The recommended default tuner: it runs one of the built-in algorithms, chosen by the search space
- * and by how many results have come in, and hands over from one to the next by replaying the results.
+ * The recommended default tuner: it runs the built-in algorithm that suits the search space and the
+ * budget.
  *
  * <p>The choice ({@link Plan}): a space of at most {@value Plan#GLOBAL_DIMENSIONS} coordinates, or one
- * with nested choices, is searched by {@code GPTuner} throughout; a larger flat space by
- * {@code GPTuner} until it has {@value Plan#RESULTS_PER_DIMENSION} results per coordinate (at most
- * {@value Plan#MAX_HAND_OVER}), and then by {@code TuRBO}, whose trust region starts at the best of
- * them. On the quality benchmark's functions the global Gaussian process is the best of Tunekit's
- * tuners on every function of up to six parameters, and on most of the larger ones after 25 and 50
- * trials, while TuRBO's local search is the best on most of the larger ones after 100. Batches are
- * the chosen tuner's: both model pending suggestions by their predicted value, which spreads a batch
- * out.
+ * with nested choices, is searched by {@code GPTuner}, a global Gaussian process; a larger flat space
+ * by {@code TuRBO}, a Gaussian process in a trust region around the best point, unless the budget
+ * ({@code max_trial_number}) is under {@value Plan#LOCAL_BUDGET} trials, which {@code GPTuner} uses
+ * better. On the quality benchmark's functions {@code GPTuner} is the best of Tunekit's tuners on
+ * every function of up to six parameters, and on most of those of 8 to 20 parameters after 25 and 50
+ * trials, where {@code TuRBO} is the best on most after 100. Batches are the chosen tuner's: both
+ * model pending suggestions by their predicted value, which spreads a batch out.
  *
- * <p>Resume by replay: the choice is a function of the space and the number of results alone, and
- * the tuner handed over to receives every result through {@link Tuner#importData} in the order they
- * came, so a fresh instance given the same results in that order continues as the uninterrupted one
- * would.
- * Suggestions still running at a hand-over are not known to the next tuner until their results come.
+ * <p>Resume by replay: the choice is a function of the space and the class arguments, and the chosen
+ * tuner resumes by replay. When a new search space calls for the other tuner, that one is given
+ * every result so far through {@link Tuner#importData}, in the order they came.
  *
  * <p>Class arguments: {@code optimize_mode} (default {@code maximize}, as NNI's tuners) and
- * {@code seed}, passed on to the chosen tuner.
+ * {@code seed}, passed on to the chosen tuner, and {@code max_trial_number}, the number of trials the
+ * experiment will run (its config's {@code maxTrialNumber}), when known.
  */
 final class AutoTuner implements Tuner {
     private static final System.Logger LOG = System.getLogger(AutoTuner.class.getName());
 
-    /** Which algorithm searches a space, and when it hands over. */
-    record Plan(String first, String then, int handOverAt) {
-        /** Spaces of up to this many coordinates stay with the global Gaussian process. */
+    /** Which algorithm searches a space. */
+    record Plan(String tuner, String reason) {
+        /** Spaces of up to this many coordinates are searched by the global Gaussian process. */
         static final int GLOBAL_DIMENSIONS = 6;
-        /** Results per coordinate after which a larger space is handed to the trust region. */
-        static final int RESULTS_PER_DIMENSION = 5;
-        /** The most results a larger space waits for before the hand-over. */
-        static final int MAX_HAND_OVER = 50;
+        /** Budgets below this many trials keep larger spaces with the global Gaussian process too. */
+        static final int LOCAL_BUDGET = 75;
 
-        static Plan of(SearchSpace space) {
+        static Plan of(SearchSpace space, OptionalLong budget) {
             EncodedSpace encoded = EncodedSpace.of(space);
             int d = encoded.size();
-            boolean nested = encoded.dimensions().stream().anyMatch(x -> x.parent() >= 0);
-            if (nested || d <= GLOBAL_DIMENSIONS) {
-                return new Plan("GPTuner", null, Integer.MAX_VALUE);
+            if (encoded.dimensions().stream().anyMatch(x -> x.parent() >= 0)) {
+                return new Plan("GPTuner", "a space with nested choices");
             }
-            return new Plan("GPTuner", "TuRBO", Math.min(RESULTS_PER_DIMENSION * d, MAX_HAND_OVER));
-        }
-
-        String at(int results) {
-            return then != null && results >= handOverAt ? then : first;
+            if (d <= GLOBAL_DIMENSIONS) {
+                return new Plan("GPTuner", d + " parameters");
+            }
+            if (budget.isPresent() && budget.getAsLong() < LOCAL_BUDGET) {
+                return new Plan("GPTuner", d + " parameters and a budget of " + budget.getAsLong() + " trials");
+            }
+            return new Plan("TuRBO", d + " parameters" + (budget.isPresent() ? " and a budget of " + budget.getAsLong() + " trials" : ""));
         }
     }
 
     private final String mode;
     private final long seed;
+    private final OptionalLong budget;
 
     private TunerContext context;
     private SearchSpace space;
-    private Plan plan;
     private String current;
     private Tuner tuner;
-    /** Every result learnt, imported or received, in the order it came, for a hand-over. */
+    /** Every result learnt, imported or received, in the order it came, for a tuner a new space calls for. */
     private final List<ImportedTrial> results = new ArrayList<>();
 
     AutoTuner(ClassArguments arguments) {
-        arguments.requireOnly("optimize_mode", "seed");
+        arguments.requireOnly("optimize_mode", "seed", "max_trial_number");
         mode = OptimizeMode.from(arguments, OptimizeMode.MAXIMIZE) == OptimizeMode.MINIMIZE ? "minimize" : "maximize";
-        var given = arguments.getOptionalLong("seed");
+        OptionalLong given = arguments.getOptionalLong("seed");
         seed = given.isPresent() ? given.getAsLong() : new SplittableRandom().nextLong();
+        budget = arguments.getOptionalLong("max_trial_number");
+        if (budget.isPresent() && budget.getAsLong() < 1) {
+            throw new InvalidClassArgumentException("class argument 'max_trial_number' must be at least 1, got " + budget.getAsLong());
+        }
     }
 
     /** The name of the tuner searching now, or null before the search space is set. */
@@ -105,16 +108,16 @@ final class AutoTuner implements Tuner {
             return;
         }
         space = newSpace;
-        plan = Plan.of(newSpace);
-        String next = plan.at(results.size());
-        if (tuner != null && next.equals(current)) {
+        Plan plan = Plan.of(newSpace, budget);
+        if (tuner != null && plan.tuner().equals(current)) {
             tuner.updateSearchSpace(newSpace);
             return;
         }
-        handOver(next);
+        LOG.log(System.Logger.Level.INFO, "Auto: " + plan.tuner() + " for " + plan.reason());
+        start(plan.tuner());
     }
 
-    private void handOver(String name) {
+    private void start(String name) {
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("optimize_mode", mode);
         args.put("seed", seed);
@@ -130,18 +133,8 @@ final class AutoTuner implements Tuner {
         if (!results.isEmpty()) {
             next.importData(List.copyOf(results));
         }
-        if (current != null) {
-            LOG.log(System.Logger.Level.INFO, "Auto: " + results.size() + " results in, " + name + " takes over from " + current);
-        }
         tuner = next;
         current = name;
-    }
-
-    private void checkHandOver() {
-        String next = plan.at(results.size());
-        if (!next.equals(current)) {
-            handOver(next);
-        }
     }
 
     private Tuner tuner() {
@@ -170,7 +163,6 @@ final class AutoTuner implements Tuner {
         if (result.parameters() != null) {
             results.add(new ImportedTrial(result.parameters(), result.metric()));
         }
-        checkHandOver();
     }
 
     @Override
@@ -186,11 +178,6 @@ final class AutoTuner implements Tuner {
             return;
         }
         results.addAll(trials);
-        String next = plan.at(results.size());
-        if (next.equals(current)) {
-            tuner.importData(trials);
-        } else {
-            handOver(next);
-        }
+        tuner.importData(trials);
     }
 }

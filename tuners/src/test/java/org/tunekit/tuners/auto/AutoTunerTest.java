@@ -86,43 +86,37 @@ class AutoTunerTest {
         assertThat(auto.current()).isEqualTo("GPTuner");
     }
 
-    @Test
-    void aLargerSpaceIsHandedToTurboAfterFiveResultsPerParameter() throws Exception {
-        SearchSpace space = cube(8);
-        AutoTuner auto = auto();
-        List<Parameters> ours = run(auto, space, 39, AutoTunerTest::sphere);
-        assertThat(auto.current()).isEqualTo("GPTuner");
-        assertThat(ours).isEqualTo(run(new GpTunerProvider().create(ClassArguments.of(ARGS)), space, 39, AutoTunerTest::sphere));
-
-        Parameters p = auto.generateParameters(39);
-        auto.receiveTrialResult(new TrialResult(39, p, Metric.of(sphere(p)), false, null));
-        assertThat(auto.current()).isEqualTo("TuRBO");
-
-        // TuRBO continues from every result, as a fresh TuRBO given them would
-        List<ImportedTrial> results = new ArrayList<>();
-        for (Parameters q : ours) {
-            results.add(new ImportedTrial(q, Metric.of(sphere(q))));
-        }
-        results.add(new ImportedTrial(p, Metric.of(sphere(p))));
-        Tuner turbo = new TurboTunerProvider().create(ClassArguments.of(ARGS));
-        turbo.updateSearchSpace(space);
-        turbo.importData(results);
-        for (long id = 40; id < 45; id++) {
-            Parameters expected = turbo.generateParameters(id);
-            assertThat(auto.generateParameters(id)).isEqualTo(expected);
-            auto.receiveTrialResult(new TrialResult(id, expected, Metric.of(sphere(expected)), false, null));
-            turbo.receiveTrialResult(new TrialResult(id, expected, Metric.of(sphere(expected)), false, null));
-        }
+    private static AutoTuner auto(long budget) {
+        Map<String, Object> args = new LinkedHashMap<>(ARGS);
+        args.put("max_trial_number", budget);
+        return new AutoTuner(ClassArguments.of(args));
     }
 
     @Test
-    void aVeryLargeSpaceIsHandedOverAfterFiftyResults() throws Exception {
+    void aLargerSpaceIsSearchedByTurboAsTurboWould() throws Exception {
+        SearchSpace space = cube(8);
         AutoTuner auto = auto();
-        run(auto, cube(20), 49, AutoTunerTest::sphere);
-        assertThat(auto.current()).isEqualTo("GPTuner");
-        Parameters p = auto.generateParameters(49);
-        auto.receiveTrialResult(new TrialResult(49, p, Metric.of(sphere(p)), false, null));
+        List<Parameters> ours = run(auto, space, 30, AutoTunerTest::sphere);
         assertThat(auto.current()).isEqualTo("TuRBO");
+        assertThat(ours).isEqualTo(run(new TurboTunerProvider().create(ClassArguments.of(ARGS)), space, 30, AutoTunerTest::sphere));
+        AutoTuner large = auto(100);
+        run(large, space, 1, AutoTunerTest::sphere);
+        assertThat(large.current()).isEqualTo("TuRBO");
+    }
+
+    @Test
+    void aLargerSpaceWithAShortBudgetIsSearchedByTheGaussianProcess() throws Exception {
+        AutoTuner auto = auto(74);
+        List<Parameters> ours = run(auto, cube(8), 20, AutoTunerTest::sphere);
+        assertThat(auto.current()).isEqualTo("GPTuner");
+        assertThat(ours).isEqualTo(run(new GpTunerProvider().create(ClassArguments.of(ARGS)), cube(8), 20, AutoTunerTest::sphere));
+    }
+
+    @Test
+    void aBadBudgetIsNamed() {
+        assertThatThrownBy(() -> auto(0)).isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("max_trial_number");
+        assertThatThrownBy(() -> new AutoTuner(ClassArguments.of(Map.of("max_trial_number", "many"))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("max_trial_number");
     }
 
     @Test
@@ -135,22 +129,34 @@ class AutoTunerTest {
     }
 
     @Test
-    void aChangedSpaceKeepsTheResultsThatFitIt() throws Exception {
+    void aChangedSpaceThatCallsForTheOtherTunerGivesItTheResultsSoFar() throws Exception {
         AutoTuner auto = auto();
-        run(auto, cube(8), 45, AutoTunerTest::sphere);
+        List<Parameters> first = run(auto, cube(8), 15, AutoTunerTest::sphere);
         assertThat(auto.current()).isEqualTo("TuRBO");
-        auto.updateSearchSpace(cube(3));
+        SearchSpace smaller = cube(3);
+        auto.updateSearchSpace(smaller);
         assertThat(auto.current()).isEqualTo("GPTuner");
-        Parameters p = auto.generateParameters(45);
+
+        // the same as a GPTuner on the new space that was given the earlier results
+        Tuner gp = new GpTunerProvider().create(ClassArguments.of(ARGS));
+        gp.updateSearchSpace(smaller);
+        List<ImportedTrial> earlier = new ArrayList<>();
+        for (Parameters p : first) {
+            earlier.add(new ImportedTrial(p, Metric.of(sphere(p))));
+        }
+        gp.importData(earlier);
+        Parameters p = auto.generateParameters(15);
         assertThat(p.values().keySet()).containsExactlyInAnyOrder("x0", "x1", "x2");
+        assertThat(p).isEqualTo(gp.generateParameters(15));
     }
 
     @Test
-    void aResumedTunerContinuesAsTheUninterruptedOneBeforeAndAfterTheHandOver() {
-        SearchSpace space = cube(7);
+    void aResumedTunerContinuesAsTheUninterruptedOne() {
         // results in the order they came (a round's last suggestion first), as the unit-cube tuners replay them
-        assertThat(new ReplayCheck(AutoTunerTest::auto, space, p -> Metric.of(sphere(p)), 1).assertReplayContinuesTheRun(20, 25)).isEqualTo(25);
-        assertThat(new ReplayCheck(AutoTunerTest::auto, space, p -> Metric.of(sphere(p)), 5).assertReplayContinuesTheRun(8, 3)).isEqualTo(15);
+        for (SearchSpace space : List.of(cube(3), cube(7))) {
+            assertThat(new ReplayCheck(AutoTunerTest::auto, space, p -> Metric.of(sphere(p)), 1).assertReplayContinuesTheRun(15, 10)).isEqualTo(10);
+            assertThat(new ReplayCheck(AutoTunerTest::auto, space, p -> Metric.of(sphere(p)), 4).assertReplayContinuesTheRun(5, 3)).isEqualTo(12);
+        }
     }
 
     @Test
