@@ -4,7 +4,7 @@ import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.spi.TunerProvider;
 
-/** Provides {@code Auto} with the class arguments {@code optimize_mode} and {@code seed} (see {@link AutoTuner}). */
+/** Provides {@code Auto} with the class arguments {@code optimize_mode}, {@code seed} and {@code max_trial_number} (see {@link AutoTuner}). */
 public final class AutoTunerProvider implements TunerProvider {
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
@@ -17,7 +17,7 @@ public final class AutoTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "The recommended default: Gaussian-process optimisation, handing over to TuRBO's trust region in larger spaces as results accumulate";
+        return "The recommended default: GPTuner for small spaces and short budgets, TuRBO for larger spaces";
     }
 
     @Override
