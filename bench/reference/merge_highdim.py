@@ -21,8 +21,8 @@ NOTES = {
         'gp = GPTuner defaults, sequential, seed 0 of rosenbrock8 only: that run took 25 CPU minutes on the loaded machine',
         "(63 min wall, which the time column shows), so the other functions did not fit; SciPy >= 1.9 returns res.fun as a",
         "float where NNI's acq_max indexes it, so the script hands NNI a 1-element array (NNI's code itself is unchanged).",
-        'NNI anneal and hyperopt_tpe need hyperopt, which is not packaged for this Debian and could not be installed here,',
-        'so they are absent.',
+        'anneal = HyperoptTuner(\'anneal\') over hyperopt 0.1.2 run from its source (not packaged for this Debian; PyPI is',
+        'unreachable here), with Debian\'s python3-future and python3-networkx; measured 2026-11-28. hyperopt_tpe is absent.',
     ],
     'optuna': [
         'Optuna 3.1.0 (Debian python3-optuna) samplers on the same functions, measured by',
