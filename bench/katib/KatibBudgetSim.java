@@ -16,9 +16,14 @@ import org.tunekit.katib.api.*;
  * SETTINGS as {@code name=value;name=value}; the experiment of seed N is named PREFIX-sN (default
  * prefix: the algorithm's name), as side-by-side.sh names them. OBJECTIVE: sphere (centre drawn from the
  * seed), branin, rosenbrock, over the two parameters of Katib's tpe.yaml scaled to [0, 1] as the driver
- * scales them. System properties sim.trials (30) and sim.parallel (3).
+ * scales them; rosenbrock6, the six-dimensional Rosenbrock, over six such parameters (tpe.yaml's two and
+ * two more copies of each, scaled the same way). System properties sim.trials (30) and sim.parallel (3).
  */
 public class KatibBudgetSim {
+    /** The parameters: name, min, max. The two-parameter objectives use the first two (Katib's tpe.yaml). */
+    static final String[][] PARAMETERS = {{"lr", "0.01", "0.05"}, {"momentum", "0.5", "0.9"}, {"lr2", "0.01", "0.05"},
+            {"momentum2", "0.5", "0.9"}, {"lr3", "0.01", "0.05"}, {"momentum3", "0.5", "0.9"}};
+
     public static void main(String[] a) {
         String alg = a[0], obj = a[1];
         int from = Integer.parseInt(a[2]), to = Integer.parseInt(a[3]);
@@ -26,14 +31,18 @@ public class KatibBudgetSim {
         int maxTrials = Integer.getInteger("sim.trials", 30), parallel = Integer.getInteger("sim.parallel", 3);
         List<AlgorithmSetting> settings = new ArrayList<>();
         if (a.length > 5) for (String kv : a[5].split(";")) { String[] p = kv.split("=", 2); settings.add(AlgorithmSetting.newBuilder().setName(p[0]).setValue(p[1]).build()); }
+        int dims = obj.equals("rosenbrock6") ? 6 : 2;
+        ExperimentSpec.ParameterSpecs.Builder specs = ExperimentSpec.ParameterSpecs.newBuilder();
+        for (int d = 0; d < dims; d++) {
+            specs.addParameters(ParameterSpec.newBuilder().setName(PARAMETERS[d][0]).setParameterType(ParameterType.DOUBLE)
+                    .setFeasibleSpace(FeasibleSpace.newBuilder().setMin(PARAMETERS[d][1]).setMax(PARAMETERS[d][2])));
+        }
         Suggester sug = new Suggester(new Algorithms(AlgorithmCatalog.discover(List.of())), 1000);
         for (int seed = from; seed <= to; seed++) {
             SplittableRandom rand = new SplittableRandom(seed * 7919L + 17);
             double[] center = {0.15 + 0.7 * rand.nextDouble(), 0.15 + 0.7 * rand.nextDouble()};
             Experiment e = Experiment.newBuilder().setName(prefix + "-s" + seed).setSpec(ExperimentSpec.newBuilder()
-                    .setParameterSpecs(ExperimentSpec.ParameterSpecs.newBuilder()
-                            .addParameters(ParameterSpec.newBuilder().setName("lr").setParameterType(ParameterType.DOUBLE).setFeasibleSpace(FeasibleSpace.newBuilder().setMin("0.01").setMax("0.05")))
-                            .addParameters(ParameterSpec.newBuilder().setName("momentum").setParameterType(ParameterType.DOUBLE).setFeasibleSpace(FeasibleSpace.newBuilder().setMin("0.5").setMax("0.9"))))
+                    .setParameterSpecs(specs)
                     .setObjective(ObjectiveSpec.newBuilder().setType(ObjectiveType.MINIMIZE).setObjectiveMetricName("loss"))
                     .setAlgorithm(AlgorithmSpec.newBuilder().setAlgorithmName(alg).addAllAlgorithmSettings(settings))).build();
             List<Trial> trials = new ArrayList<>();
@@ -61,8 +70,16 @@ public class KatibBudgetSim {
                 left.get(k)[0] = Double.NaN;
                 Trial t = trials.get(k);
                 List<ParameterAssignment> as = t.getSpec().getParameterAssignments().getAssignmentsList();
-                double u0 = (Double.parseDouble(as.get(0).getValue()) - 0.01) / 0.04, u1 = (Double.parseDouble(as.get(1).getValue()) - 0.5) / 0.4;
-                double loss = objective(obj, u0, u1, center);
+                double[] u = new double[dims];
+                for (ParameterAssignment pa : as) {
+                    for (int d = 0; d < dims; d++) {
+                        if (PARAMETERS[d][0].equals(pa.getName())) {
+                            double lo = Double.parseDouble(PARAMETERS[d][1]), hi = Double.parseDouble(PARAMETERS[d][2]);
+                            u[d] = (Double.parseDouble(pa.getValue()) - lo) / (hi - lo);
+                        }
+                    }
+                }
+                double loss = objective(obj, u, center);
                 double v = 0;
                 for (int s = 1; s <= 10; s++) v = loss + (1 + loss) * Math.exp(-s / 2.0) * (0.8 + 0.4 * rand.nextDouble());
                 clock++;
@@ -76,7 +93,8 @@ public class KatibBudgetSim {
         }
     }
 
-    static double objective(String name, double u0, double u1, double[] c) {
+    static double objective(String name, double[] u, double[] c) {
+        double u0 = u[0], u1 = u[1];
         switch (name) {
             case "sphere": return (u0 - c[0]) * (u0 - c[0]) + (u1 - c[1]) * (u1 - c[1]);
             case "branin": {
@@ -87,6 +105,14 @@ public class KatibBudgetSim {
             case "rosenbrock": {
                 double x0 = 4 * u0 - 2, x1 = 4 * u1 - 2;
                 return 100 * Math.pow(x1 - x0 * x0, 2) + Math.pow(1 - x0, 2);
+            }
+            case "rosenbrock6": {
+                double sum = 0;
+                for (int d = 0; d + 1 < u.length; d++) {
+                    double x0 = 4 * u[d] - 2, x1 = 4 * u[d + 1] - 2;
+                    sum += 100 * Math.pow(x1 - x0 * x0, 2) + Math.pow(1 - x0, 2);
+                }
+                return sum;
             }
             default: throw new IllegalArgumentException(name);
         }

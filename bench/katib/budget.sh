@@ -5,7 +5,8 @@
 # TPESampler or CmaEsSampler as Katib's Optuna service uses them. Three columns per row (cmaes: two): Tunekit with Katib's names
 # (what `tpe` / `multivariate-tpe` run), Tunekit's TPE with only Katib's start-up of 10 (`TPE` with
 # tpe_args {"n_startup_jobs": 10}, i.e. NNI's estimator; what the Katib names ran before they were
-# given prior_weight 0.5 and bandwidth_factor 0.4), and Optuna. Writes bench/results/katib/budget.md.
+# given prior_weight 0.5 and bandwidth_factor 0.4), and Optuna. Objectives: sphere, branin, rosenbrock over
+# tpe.yaml's two parameters, rosenbrock6 over six. Writes bench/results/katib/budget.md.
 #
 # Usage: bench/katib/budget.sh [SEEDS]   (default 300; needs a built distribution/target/lib,
 # and python3 with optuna for the Optuna column: PYTHON, default /usr/bin/python3)
@@ -21,7 +22,7 @@ javac -nowarn -d "$work" -cp "$cp" "$home/bench/katib/KatibBudgetSim.java"
 sim() { java -XX:+UseSerialGC -cp "$work:$cp" org.tunekit.katib.KatibBudgetSim "$@" 2>/dev/null; }
 for alg in tpe multivariate-tpe; do
   mv=false; [ "$alg" = multivariate-tpe ] && mv=true
-  for obj in sphere branin rosenbrock; do
+  for obj in sphere branin rosenbrock rosenbrock6; do
     sim "$alg" "$obj" 1 "$seeds" "$alg" | sed 's/^/tunekit /'
     sim TPE "$obj" 1 "$seeds" "$alg" "multivariate=$mv;tpe_args={\"n_startup_jobs\": 10}" | sed "s/^TPE/plain $alg/"
     if "$python" -c 'import optuna' 2>/dev/null; then
@@ -29,7 +30,7 @@ for alg in tpe multivariate-tpe; do
     fi
   done
 done > "$work/raw.txt"
-for obj in sphere branin rosenbrock; do
+for obj in sphere branin rosenbrock rosenbrock6; do
   sim cmaes "$obj" 1 "$seeds" cmaes | sed 's/^/tunekit /'
   if "$python" -c 'import optuna' 2>/dev/null; then
     "$python" "$home/bench/katib/optuna_budget.py" cmaes "$obj" 1 "$seeds" | sed 's/^/optuna /'
@@ -49,7 +50,7 @@ def cell(v):
     return f"{statistics.median(v):.4g} ({q[0]:.3g} to {q[2]:.3g})"
 lines = ["# Katib's tpe, multivariate-tpe and cmaes at 30 trials, over many seeds", "",
          f"Command: `bench/katib/budget.sh {seeds}` (seeds 1..{seeds} per row; katib-lab's controller loop played in-process: "
-         "Katib's tpe.yaml space, parallel 3, 30 trials, the objective over the parameters scaled to [0, 1]). Each cell: the median "
+         "Katib's tpe.yaml space, for rosenbrock6 its two parameters and two more copies of each, parallel 3, 30 trials, the objective over the parameters scaled to [0, 1]). Each cell: the median "
          "over the seeds of the best final value (minimised), with the quartiles. Tunekit: the algorithm by Katib's name, as "
          "`tunekit katib serve` runs it. Tunekit plain: Tunekit's TPE with Katib's start-up of 10 and NNI's estimator "
          "(`TPE`, `tpe_args` `{\"n_startup_jobs\": 10}`), which Katib's names ran before they were given `prior_weight` 0.5 and "

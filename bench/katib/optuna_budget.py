@@ -21,9 +21,12 @@ def objective(name, u, c):
     if name == 'branin':
         x1, x2 = 15 * u[0] - 5, 15 * u[1]
         return (x2 - 5.1 / (4 * math.pi ** 2) * x1 * x1 + 5 / math.pi * x1 - 6) ** 2 + 10 * (1 - 1 / (8 * math.pi)) * math.cos(x1) + 10 - 0.397887
-    x = [4 * t - 2 for t in u]
-    return 100 * (x[1] - x[0] ** 2) ** 2 + (1 - x[0]) ** 2
-dist = {'lr': optuna.distributions.FloatDistribution(0.01, 0.05), 'momentum': optuna.distributions.FloatDistribution(0.5, 0.9)}
+    x = [4 * t - 2 for t in u]  # rosenbrock (two parameters) and rosenbrock6 (six)
+    return sum(100 * (x[i + 1] - x[i] ** 2) ** 2 + (1 - x[i]) ** 2 for i in range(len(x) - 1))
+# Katib's tpe.yaml space; rosenbrock6 adds two more copies of each parameter (as KatibBudgetSim does)
+ranges = [('lr', 0.01, 0.05), ('momentum', 0.5, 0.9), ('lr2', 0.01, 0.05), ('momentum2', 0.5, 0.9), ('lr3', 0.01, 0.05),
+          ('momentum3', 0.5, 0.9)][:6 if obj == 'rosenbrock6' else 2]
+dist = {n: optuna.distributions.FloatDistribution(lo, hi) for n, lo, hi in ranges}
 for seed in range(a, b + 1):
     rand = random.Random(seed * 7919 + 17)
     center = [0.15 + 0.7 * rand.random(), 0.15 + 0.7 * rand.random()]
@@ -47,7 +50,7 @@ for seed in range(a, b + 1):
         dt = t[1]
         for r in run: r[1] -= dt
         p = t[0].params
-        u = [(p['lr'] - 0.01) / 0.04, (p['momentum'] - 0.5) / 0.4]
+        u = [(p[n] - lo) / (hi - lo) for n, lo, hi in ranges]
         loss = objective(obj, u, center)
         for s in range(1, 11): v = loss + (1 + loss) * math.exp(-s / 2) * (0.8 + 0.4 * rand.random())
         t[2] = v; done += 1
