@@ -67,6 +67,7 @@ class TunerResumeIT {
                 Arguments.of("DNGOTuner", Map.of()),
                 Arguments.of("MetisTuner", Map.of("cold_start_num", 4)),
                 Arguments.of("TuRBO", Map.of("initial_points", 4)),
+                Arguments.of("Auto", Map.of()),
                 Arguments.of("CMAES", Map.of()),
                 Arguments.of("Sobol", Map.of()),
                 Arguments.of("GridSearch", Map.of()));

@@ -3,9 +3,28 @@ package org.tunekit.tuners.auto;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.spi.TunerProvider;
+import org.tunekit.tuners.turbo.TurboTunerProvider;
 
-/** Provides {@code Auto} with the class arguments {@code optimize_mode}, {@code seed} and {@code max_trial_number} (see {@link AutoTuner}). */
+/**
+ * Provides {@code Auto}, the recommended tuner: a stable name for the built-in algorithm that measured
+ * best, so that a user need not know which one suits a problem, and an experiment that asks for it
+ * gets a better algorithm when the measurements find one.
+ *
+ * <p>Today that is {@code TuRBO} (Gaussian-process optimisation in a trust region around the best
+ * point, restarted when it collapses) for every single-objective search space, in batches too:
+ * after 100 trials it has the lowest median regret of Tunekit's tuners on all five functions of the
+ * classic suite and on five of the six of 8 to 20 parameters, one at a time, and the highest mean
+ * normalised score of every tuner measured, Tunekit's, Optuna's and NNI's, on the real-model suite
+ * (scikit-learn models on real data, 64 trials). The global Gaussian process ({@code GPTuner}) was
+ * a candidate for small spaces and short budgets, and lost on the real models: the flat stretches of
+ * an error rate and the heavy tails of a log loss stall it, where TuRBO's warped losses and
+ * restarts do not.
+ *
+ * <p>Class arguments: {@code optimize_mode} (default {@code maximize}, as NNI's tuners) and
+ * {@code seed}; the rest of TuRBO's are not taken, since the algorithm behind the name may change.
+ */
 public final class AutoTunerProvider implements TunerProvider {
+    private static final System.Logger LOG = System.getLogger(AutoTunerProvider.class.getName());
 
     /** Creates the provider (for {@link java.util.ServiceLoader}). */
     public AutoTunerProvider() {}
@@ -17,11 +36,13 @@ public final class AutoTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "The recommended default: GPTuner for small spaces and short budgets, TuRBO for larger spaces";
+        return "The recommended tuner: the built-in algorithm that measured best (today TuRBO)";
     }
 
     @Override
     public Tuner create(ClassArguments arguments) {
-        return new AutoTuner(arguments);
+        arguments.requireOnly("optimize_mode", "seed");
+        LOG.log(System.Logger.Level.INFO, "Auto: TuRBO");
+        return new TurboTunerProvider().create(arguments);
     }
 }

@@ -1,2 +1,2 @@
-/** {@code Auto}: the recommended default, which runs the built-in algorithm that suits the search space and the trials so far. */
+/** {@code Auto}: the recommended tuner, a stable name for the built-in algorithm that measured best. */
 package org.tunekit.tuners.auto;
