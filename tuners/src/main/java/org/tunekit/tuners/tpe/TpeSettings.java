@@ -6,7 +6,8 @@ import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.OptimizeMode;
 
 /**
- * The TPE tuner's class arguments, read with NNI's names and defaults.
+ * The TPE tuner's class arguments, read with NNI's names and, but for {@code n_startup_jobs}
+ * ({@link #TPE_STARTUP}), NNI's defaults.
  *
  * @param mode           whether larger or smaller metrics are better
  * @param seed           the random seed, or empty for a random one
@@ -38,7 +39,7 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
 
     static TpeSettings from(ClassArguments arguments) {
         arguments.requireOnly("optimize_mode", "seed", "tpe_args", "multivariate");
-        return read(arguments, OptimizeMode.from(arguments, OptimizeMode.MINIMIZE), "best", 20, 0.25, false);
+        return read(arguments, OptimizeMode.from(arguments, OptimizeMode.MINIMIZE), "best", TPE_STARTUP, 0.25, false);
     }
 
     /**
@@ -50,6 +51,14 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
         arguments.requireOnly("objectives", "seed", "tpe_args", "multivariate");
         return read(arguments, OptimizeMode.MINIMIZE, MOTPE_LIAR, MOTPE_STARTUP, MOTPE_GAMMA, MOTPE_MULTIVARIATE);
     }
+
+    /**
+     * TPE's default {@code n_startup_jobs}: 10, where NNI's is 20 (Optuna's is 10 too). On the real-model
+     * suite (scikit-learn models, 64 trials, 5 seeds) the mean normalised score rose from 53.9 to 61.3 on
+     * the committed problems and from 61.8 to 68.9 on the other data sets and metrics of the same models;
+     * on the synthetic suites the median regret after 100 trials stayed within its spread.
+     */
+    static final int TPE_STARTUP = 10;
 
     /** MOTPE's default {@code n_startup_jobs}. */
     static final int MOTPE_STARTUP = 20;

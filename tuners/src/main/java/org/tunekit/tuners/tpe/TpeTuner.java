@@ -17,7 +17,8 @@ import org.tunekit.tuners.common.SuggestionRandom;
  * The tree-structured Parzen estimator of Bergstra et al. (2011), "Algorithms for Hyper-Parameter
  * Optimization", under NNI's {@code TPE} name and class arguments.
  *
- * <p>Until {@code n_startup_jobs} results have arrived, parameter sets are drawn from the prior. After
+ * <p>Until {@code n_startup_jobs} results have arrived (default 10, where NNI's is 20: see
+ * {@code TpeSettings.TPE_STARTUP}), parameter sets are drawn from the prior. After
  * that the observations are split by loss: the best {@code ceil(gamma * n^0.8)} are "good", the rest
  * "bad". (The linear rule {@code ceil(gamma * n)} keeps too many good observations for a focused
  * search on a 100-trial budget, the square-root rule of later TPE implementations too few; the

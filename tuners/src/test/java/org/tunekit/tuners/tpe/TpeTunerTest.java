@@ -308,7 +308,7 @@ class TpeTunerTest {
         assertThat(t.settings().mode()).isEqualTo(org.tunekit.sdk.OptimizeMode.MAXIMIZE);
         TpeSettings defaults = tuner(Map.of()).settings();
         assertThat(defaults.liar()).isEqualTo(TpeSettings.ConstantLiar.BEST);
-        assertThat(defaults.startupJobs()).isEqualTo(20);
+        assertThat(defaults.startupJobs()).isEqualTo(10);
         assertThat(defaults.eiCandidates()).isEqualTo(24);
         assertThat(defaults.linearForgetting()).isEqualTo(25);
         assertThat(defaults.priorWeight()).isEqualTo(1.0);
