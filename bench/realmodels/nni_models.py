@@ -13,7 +13,6 @@ Usage (from the repository root; NNI 3's Python code from ../shared/nni-lab or ~
   PYTHONPATH=HYPEROPT_DIR:/root/nni-trial-side/v3:bench/reference:bench/realmodels nice /usr/bin/python3 bench/realmodels/nni_models.py \
       --problems RF-wine-nll --tuners tpe,evolution,anneal --modes sequential --seeds 0..4 --trials 64 --out DIR/nni-regret.csv
 """
-import argparse
 import logging
 
 from nni_highdim import make_tuner, seeded_random_state
@@ -54,16 +53,8 @@ def run(problem, label, mode, seed, trials):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--problems', required=True)
-    ap.add_argument('--tuners', default='tpe,random,evolution')
-    ap.add_argument('--modes', default='sequential')
-    ap.add_argument('--seeds', default='0..4')
-    ap.add_argument('--trials', type=int, default=64)
-    ap.add_argument('--out', required=True)
-    a = ap.parse_args()
-    pm.write_runs(a.out, a.problems.split(','), a.tuners.split(','), a.modes.split(','), pm.seeds(a.seeds),
-                  lambda problem, label, mode, seed: run(problem, label, mode, seed, a.trials))
+    pm.harness_main(__doc__, 'tuners', 'tpe,random,evolution', run)
+
 
 if __name__ == '__main__':
     main()

@@ -13,7 +13,6 @@ Usage (from the repository root; Debian's python3-optuna and python3-sklearn):
 Samplers: tpe (TPESampler defaults), mtpe (multivariate=True), cmaes (CmaEsSampler), random. Appends rows, flushing
 after each run.
 """
-import argparse
 import logging
 
 import optuna
@@ -73,16 +72,8 @@ def run(problem, sampler, mode, seed, trials):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--problems', required=True)
-    ap.add_argument('--samplers', default='tpe,random')
-    ap.add_argument('--modes', default='sequential')
-    ap.add_argument('--seeds', default='0..4')
-    ap.add_argument('--trials', type=int, default=64)
-    ap.add_argument('--out', required=True)
-    a = ap.parse_args()
-    pm.write_runs(a.out, a.problems.split(','), a.samplers.split(','), a.modes.split(','), pm.seeds(a.seeds),
-                  lambda problem, label, mode, seed: run(problem, label, mode, seed, a.trials))
+    pm.harness_main(__doc__, 'samplers', 'tpe,random', run)
+
 
 if __name__ == '__main__':
     main()

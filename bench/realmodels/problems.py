@@ -20,6 +20,7 @@ Usage (Debian's python3-sklearn, /usr/bin/python3):
                                   or {"error": MESSAGE}, one line each
   problems.py PROBLEM JSON        evaluates one parameter set and prints the answer
 """
+import argparse
 import csv
 import json
 import os
@@ -205,6 +206,21 @@ def write_runs(out, problem_names, labels, modes, seed_list, run):
                     for seed in seed_list:
                         w.writerows(run(problem, label, mode, seed))
                         f.flush()
+
+
+def harness_main(doc, labels_option, default_labels, run):
+    """The command line both peer harnesses share: --problems, --LABELS_OPTION (their samplers or tuners), --modes,
+    --seeds, --trials, --out; run(problem, label, mode, seed, trials) gives one run's rows for write_runs."""
+    ap = argparse.ArgumentParser(description=doc.split('\n')[0])
+    ap.add_argument('--problems', required=True)
+    ap.add_argument('--' + labels_option, default=default_labels)
+    ap.add_argument('--modes', default='sequential')
+    ap.add_argument('--seeds', default='0..4')
+    ap.add_argument('--trials', type=int, default=64)
+    ap.add_argument('--out', required=True)
+    a = ap.parse_args()
+    write_runs(a.out, a.problems.split(','), getattr(a, labels_option).split(','), a.modes.split(','), seeds(a.seeds),
+               lambda problem, label, mode, seed: run(problem, label, mode, seed, a.trials))
 
 
 def answer(cache, request):
