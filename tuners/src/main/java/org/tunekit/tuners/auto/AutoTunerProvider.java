@@ -1,8 +1,11 @@
 package org.tunekit.tuners.auto;
 
 import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Tuner;
+import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.spi.TunerProvider;
+import org.tunekit.tuners.tpe.MotpeTunerProvider;
 import org.tunekit.tuners.turbo.TurboTunerProvider;
 
 /**
@@ -20,8 +23,14 @@ import org.tunekit.tuners.turbo.TurboTunerProvider;
  * an error rate and the heavy tails of a log loss stall it, where TuRBO's warped losses and
  * restarts do not.
  *
- * <p>Class arguments: {@code optimize_mode} (default {@code maximize}, as NNI's tuners) and
- * {@code seed}; the rest of TuRBO's are not taken, since the algorithm behind the name may change.
+ * <p>For several objectives (the {@code objectives} argument, as {@code MOTPE} takes it) that is
+ * {@code MOTPE}, whose hypervolume is the highest of Tunekit's multi-objective tuners on every problem
+ * of the multi-objective benchmark, one at a time and in batches, and above Optuna's MOTPE and
+ * NSGA-II wherever they were measured.
+ *
+ * <p>Class arguments: {@code optimize_mode} (default {@code maximize}, as NNI's tuners) or
+ * {@code objectives}, and {@code seed}; the rest of the chosen tuner's are not taken, since the
+ * algorithm behind the name may change.
  */
 public final class AutoTunerProvider implements TunerProvider {
     private static final System.Logger LOG = System.getLogger(AutoTunerProvider.class.getName());
@@ -36,11 +45,20 @@ public final class AutoTunerProvider implements TunerProvider {
 
     @Override
     public String description() {
-        return "The recommended tuner: the built-in algorithm that measured best (today TuRBO)";
+        return "The recommended tuner: the built-in algorithm that measured best (today TuRBO; MOTPE for several objectives)";
     }
 
     @Override
     public Tuner create(ClassArguments arguments) {
+        if (arguments.has(Objectives.ARGUMENT)) {
+            arguments.requireOnly(Objectives.ARGUMENT, "seed");
+            if (Objectives.from(arguments).size() < 2) {
+                throw new InvalidClassArgumentException("class argument 'objectives' of Auto names fewer than 2 objectives: "
+                        + "give optimize_mode for one objective (the trial's default metric), or at least 2 objectives");
+            }
+            LOG.log(System.Logger.Level.INFO, "Auto: MOTPE (several objectives)");
+            return new MotpeTunerProvider().create(arguments);
+        }
         arguments.requireOnly("optimize_mode", "seed");
         LOG.log(System.Logger.Level.INFO, "Auto: TuRBO");
         return new TurboTunerProvider().create(arguments);

@@ -17,6 +17,7 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.TunerProvider;
+import org.tunekit.tuners.tpe.MotpeTunerProvider;
 import org.tunekit.tuners.turbo.TurboTunerProvider;
 
 class AutoTunerTest {
@@ -86,6 +87,51 @@ class AutoTunerTest {
         Map<String, Object> maximise = Map.of("optimize_mode", "maximize", "seed", 5L);
         assertThat(run(new AutoTunerProvider().create(ClassArguments.of(maximise)), space(3), 20, 1, p -> -sphere(p)))
                 .isEqualTo(run(new TurboTunerProvider().create(ClassArguments.of(maximise)), space(3), 20, 1, p -> -sphere(p)));
+    }
+
+    @Test
+    void severalObjectivesAreTunedAsMotpeTunesThem() {
+        Map<String, Object> args = Map.of("seed", 3L, "objectives", List.of(
+                Map.of("metric", "error", "mode", "minimize"), Map.of("metric", "cost", "mode", "minimize")));
+        List<Parameters> auto = runTwoObjectives(new AutoTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2);
+        List<Parameters> motpe = runTwoObjectives(new MotpeTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2);
+        assertThat(auto).isEqualTo(motpe);
+        // and not as TuRBO would: the suggestions past the start-up differ from a single-objective run's
+        assertThat(auto).isNotEqualTo(run(new AutoTunerProvider().create(ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 3L))),
+                space(3), 30, 2, AutoTunerTest::sphere));
+    }
+
+    /** Like {@link #run}, reporting two objectives: the sphere and the distance of x0 from 1. */
+    private static List<Parameters> runTwoObjectives(Tuner tuner, SearchSpace space, int n, int batch) {
+        tuner.updateSearchSpace(space);
+        List<Parameters> out = new ArrayList<>();
+        long id = 0;
+        while (out.size() < n) {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < batch; i++) {
+                ids.add(id++);
+            }
+            List<Parameters> round = tuner.generateMultipleParameters(ids);
+            out.addAll(round);
+            for (int i = 0; i < round.size(); i++) {
+                Parameters p = round.get(i);
+                double cost = Math.abs(((Number) p.get("x0")).doubleValue() - 1);
+                tuner.receiveTrialResult(new TrialResult(ids.get(i), p, Metric.fromReported(Map.of("default", sphere(p), "error", sphere(p), "cost", cost)),
+                        false, null));
+                tuner.trialEnd(ids.get(i), true);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void oneObjectiveInObjectivesIsRefusedWithWhatToGiveInstead() {
+        Map<String, Object> args = Map.of("objectives", List.of(Map.of("metric", "error", "mode", "minimize")));
+        assertThatThrownBy(() -> new AutoTunerProvider().create(ClassArguments.of(args)))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("objectives").hasMessageContaining("optimize_mode");
+        assertThatThrownBy(() -> new AutoTunerProvider().create(ClassArguments.of(Map.of("optimize_mode", "minimize",
+                "objectives", List.of(Map.of("metric", "a", "mode", "minimize"), Map.of("metric", "b", "mode", "minimize"))))))
+                .isInstanceOf(InvalidClassArgumentException.class).hasMessageContaining("optimize_mode");
     }
 
     @Test
