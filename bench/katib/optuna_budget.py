@@ -5,7 +5,8 @@ multivariate-tpe; for cmaes, CmaEsSampler with Optuna's defaults), Optuna's defa
 per assignment and told when it completes. Seeded (sampler seed 100000 + the run's seed), so runs repeat.
 
 Usage: python3 optuna_budget.py ALGORITHM OBJECTIVE FIRST_SEED LAST_SEED   (needs optuna; prints one
-line per seed: algorithm, objective, seed, best final value)."""
+line per seed: algorithm, objective, seed, best final value). ALGORITHM cmaes-random-start is not one of
+Katib's: CmaEsSampler started from a uniformly random point (per seed) instead of the centre of the space."""
 import math
 import random
 import sys
@@ -32,6 +33,9 @@ for seed in range(a, b + 1):
     center = [0.15 + 0.7 * rand.random(), 0.15 + 0.7 * rand.random()]
     if alg == 'cmaes':  # Katib's service: CmaEsSampler with the seed, restart_strategy and sigma0 settings (none here)
         sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
+    elif alg == 'cmaes-random-start':  # not Katib's: the same sampler started from a random point instead of the centre
+        start = random.Random(seed + 200000)
+        sampler = optuna.samplers.CmaEsSampler(x0={n: lo + (hi - lo) * start.random() for n, lo, hi in ranges}, seed=seed + 100000)
     else:
         kw = dict(constant_liar=True, seed=seed + 100000)
         if alg == 'multivariate-tpe': kw['multivariate'] = True
