@@ -8,8 +8,9 @@
 #           what is already there
 #   SEEDS   default 0..4
 #   MODE TRIALS  default "sequential 64"; Bayesmark's own protocol is "batch 128" (16 rounds of 8)
-# Environment: TUNERS (Tunekit's, comma-separated; default every single-objective built-in tuner that runs
-# without budgets), PROBLEMS (default the committed set below), NNI_PYTHONPATH (NNI 3's Python code and
+# Environment: TUNERS (Tunekit's, comma-separated, LABEL=NAME for a run under another label; default every single-objective built-in tuner that runs
+# without budgets), NNI_TUNERS (default tpe,evolution,anneal), OPTUNA_SAMPLERS (default tpe,mtpe,cmaes,random),
+# PROBLEMS (default the committed set below), NNI_PYTHONPATH (NNI 3's Python code and
 # hyperopt 0.1.2's source, for NNI's side; that side is skipped without it), PYTHON (default /usr/bin/python3:
 # Debian's python3-sklearn, python3-optuna, python3-future, python3-networkx).
 set -euo pipefail
@@ -46,14 +47,14 @@ done
 cd "$home"
 if [ ! -f "$out/optuna-regret.csv" ]; then
   rm -f "$out/optuna-regret.csv.part"
-  PYTHONPATH=bench/realmodels "$python" bench/realmodels/optuna_models.py --problems "$problems" --samplers tpe,mtpe,cmaes,random \
+  PYTHONPATH=bench/realmodels "$python" bench/realmodels/optuna_models.py --problems "$problems" --samplers "${OPTUNA_SAMPLERS:-tpe,mtpe,cmaes,random}" \
       --modes "$mode" --trials "$trials" --seeds "$seeds" --out "$out/optuna-regret.csv.part"
   mv "$out/optuna-regret.csv.part" "$out/optuna-regret.csv"
 fi
 if [ -n "${NNI_PYTHONPATH:-}" ] && [ ! -f "$out/nni-regret.csv" ]; then
   rm -f "$out/nni-regret.csv.part"
   PYTHONPATH="$NNI_PYTHONPATH:bench/reference:bench/realmodels" "$python" bench/realmodels/nni_models.py --problems "$problems" \
-      --tuners tpe,evolution,anneal --modes "$mode" --trials "$trials" --seeds "$seeds" --out "$out/nni-regret.csv.part"
+      --tuners "${NNI_TUNERS:-tpe,evolution,anneal}" --modes "$mode" --trials "$trials" --seeds "$seeds" --out "$out/nni-regret.csv.part"
   mv "$out/nni-regret.csv.part" "$out/nni-regret.csv"
 elif [ -z "${NNI_PYTHONPATH:-}" ]; then
   echo "suite.sh: NNI_PYTHONPATH is not set: NNI's tuners are skipped" >&2
