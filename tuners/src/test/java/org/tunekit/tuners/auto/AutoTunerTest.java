@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.ClassArguments;
@@ -45,6 +46,11 @@ class AutoTunerTest {
 
     /** Runs {@code n} trials of {@code tuner} on {@code f} in rounds of {@code batch}, returning the suggestions. */
     private static List<Parameters> run(Tuner tuner, SearchSpace space, int n, int batch, ToDoubleFunction<Parameters> f) {
+        return runReporting(tuner, space, n, batch, p -> Metric.of(f.applyAsDouble(p)));
+    }
+
+    /** Runs {@code n} trials in rounds of {@code batch}, each reporting {@code metric} of its parameters, and returns the suggestions. */
+    private static List<Parameters> runReporting(Tuner tuner, SearchSpace space, int n, int batch, Function<Parameters, Metric> metric) {
         tuner.updateSearchSpace(space);
         List<Parameters> out = new ArrayList<>();
         long id = 0;
@@ -56,7 +62,7 @@ class AutoTunerTest {
             List<Parameters> round = tuner.generateMultipleParameters(ids);
             out.addAll(round);
             for (int i = round.size() - 1; i >= 0; i--) {
-                tuner.receiveTrialResult(new TrialResult(ids.get(i), round.get(i), Metric.of(f.applyAsDouble(round.get(i))), false, null));
+                tuner.receiveTrialResult(new TrialResult(ids.get(i), round.get(i), metric.apply(round.get(i)), false, null));
                 tuner.trialEnd(ids.get(i), true);
             }
         }
@@ -93,35 +99,18 @@ class AutoTunerTest {
     void severalObjectivesAreTunedAsMotpeTunesThem() {
         Map<String, Object> args = Map.of("seed", 3L, "objectives", List.of(
                 Map.of("metric", "error", "mode", "minimize"), Map.of("metric", "cost", "mode", "minimize")));
-        List<Parameters> auto = runTwoObjectives(new AutoTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2);
-        List<Parameters> motpe = runTwoObjectives(new MotpeTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2);
+        List<Parameters> auto = runReporting(new AutoTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2, AutoTunerTest::twoObjectives);
+        List<Parameters> motpe = runReporting(new MotpeTunerProvider().create(ClassArguments.of(args)), space(3), 30, 2, AutoTunerTest::twoObjectives);
         assertThat(auto).isEqualTo(motpe);
         // and not as TuRBO would: the suggestions past the start-up differ from a single-objective run's
         assertThat(auto).isNotEqualTo(run(new AutoTunerProvider().create(ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 3L))),
                 space(3), 30, 2, AutoTunerTest::sphere));
     }
 
-    /** Like {@link #run}, reporting two objectives: the sphere and the distance of x0 from 1. */
-    private static List<Parameters> runTwoObjectives(Tuner tuner, SearchSpace space, int n, int batch) {
-        tuner.updateSearchSpace(space);
-        List<Parameters> out = new ArrayList<>();
-        long id = 0;
-        while (out.size() < n) {
-            List<Long> ids = new ArrayList<>();
-            for (int i = 0; i < batch; i++) {
-                ids.add(id++);
-            }
-            List<Parameters> round = tuner.generateMultipleParameters(ids);
-            out.addAll(round);
-            for (int i = 0; i < round.size(); i++) {
-                Parameters p = round.get(i);
-                double cost = Math.abs(((Number) p.get("x0")).doubleValue() - 1);
-                tuner.receiveTrialResult(new TrialResult(ids.get(i), p, Metric.fromReported(Map.of("default", sphere(p), "error", sphere(p), "cost", cost)),
-                        false, null));
-                tuner.trialEnd(ids.get(i), true);
-            }
-        }
-        return out;
+    /** Two objectives: the sphere as "error" (and "default") and the distance of x0 from 1 as "cost". */
+    private static Metric twoObjectives(Parameters p) {
+        double cost = Math.abs(((Number) p.get("x0")).doubleValue() - 1);
+        return Metric.fromReported(Map.of("default", sphere(p), "error", sphere(p), "cost", cost));
     }
 
     @Test
