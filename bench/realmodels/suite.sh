@@ -8,8 +8,8 @@
 #           what is already there
 #   SEEDS   default 0..4
 #   MODE TRIALS  default "sequential 64"; Bayesmark's own protocol is "batch 128" (16 rounds of 8)
-# Environment: TUNERS (Tunekit's, comma-separated, LABEL=NAME for a run under another label; default every single-objective built-in tuner that runs
-# without budgets), NNI_TUNERS (default tpe,evolution,anneal), OPTUNA_SAMPLERS (default tpe,mtpe,cmaes,random),
+# Environment: TUNERS (Tunekit's, comma-separated, LABEL=NAME for a run under another label; default every
+# single-objective built-in tuner that runs without budgets), NNI_TUNERS (default tpe,evolution,anneal), OPTUNA_SAMPLERS (default tpe,mtpe,cmaes,random),
 # PROBLEMS (default the committed set below), NNI_PYTHONPATH (NNI 3's Python code and
 # hyperopt 0.1.2's source, for NNI's side; that side is skipped without it), PYTHON (default /usr/bin/python3:
 # Debian's python3-sklearn, python3-optuna, python3-future, python3-networkx).
