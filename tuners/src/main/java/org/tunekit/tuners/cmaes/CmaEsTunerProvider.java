@@ -7,7 +7,8 @@ import org.tunekit.sdk.spi.TunerProvider;
 
 /**
  * Provides the {@code CMAES} tuner. Class arguments: {@code optimize_mode}, {@code seed},
- * {@code sigma0} (0.3), {@code popsize} (4 + 3 ln n), {@code restarts} (9).
+ * {@code sigma0} (0.3), {@code popsize} (4 + 3 ln n), {@code restarts} (9), {@code start}
+ * ({@code centre} or {@code random}: the first mean).
  */
 public final class CmaEsTunerProvider implements TunerProvider {
     @Override

@@ -45,6 +45,25 @@ class CmaEsTunerTest extends UnitCubeTunerContract {
     }
 
     @Test
+    void theSearchStartsAtTheCentreOrWhereTheSeedPutsARandomStart() {
+        CmaEsTuner centre = cma(Map.of("seed", 1L));
+        centre.updateSearchSpace(square());
+        assertThat(centre.mean()).containsExactly(0.5, 0.5);
+        CmaEsTuner random = cma(Map.of("seed", 1L, "start", "random"));
+        random.updateSearchSpace(square());
+        CmaEsTuner again = cma(Map.of("seed", 1L, "start", "random"));
+        again.updateSearchSpace(square());
+        CmaEsTuner other = cma(Map.of("seed", 2L, "start", "random"));
+        other.updateSearchSpace(square());
+        assertThat(random.mean()).containsExactly(again.mean()).isNotEqualTo(centre.mean()).isNotEqualTo(other.mean());
+        for (double m : random.mean()) {
+            assertThat(m).isBetween(0.0, 1.0);
+        }
+        assertThatThrownBy(() -> create(Map.of("start", "middle"))).isInstanceOf(InvalidClassArgumentException.class)
+                .hasMessageContaining("start").hasMessageContaining("middle");
+    }
+
+    @Test
     void theDefaultPopulationIsFourPlusThreeLogN() {
         CmaEsTuner t = cma(Map.of("seed", 1L));
         t.updateSearchSpace(square());
