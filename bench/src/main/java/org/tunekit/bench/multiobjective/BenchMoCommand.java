@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 /** {@code tunekit-bench bench-mo}: the multi-objective benchmark. */
 @Command(name = "bench-mo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the multi-objective benchmark: each tuner minimises each problem's objectives (ZDT1, ZDT2, ZDT3, DTLZ2 with "
-                + "3 objectives, a mixed discrete/continuous problem) for a fixed budget, once per seed and mode, driven in-process. "
+                + "3 and with 4 objectives, a mixed discrete/continuous problem) for a fixed budget, once per seed and mode, driven in-process. "
                 + "Writes hypervolume.csv (normalised hypervolume every 10 trials), runs.csv (tuner time per run), summary.md "
                 + "(median [Q1, Q3] after 100 and 200 trials) and hv-PROBLEM.svg.",
             "Progress goes to standard error."})
@@ -39,7 +39,7 @@ public final class BenchMoCommand implements Callable<Integer> {
             description = "Extra class arguments of one tuner as a JSON object, over objectives and seed. Repeatable.")
     List<String> tunerArgs = new ArrayList<>();
 
-    @Option(names = "--problems", split = ",", paramLabel = "NAME", description = "Problems (default: every one: zdt1,zdt2,zdt3,dtlz2,mixed).")
+    @Option(names = "--problems", split = ",", paramLabel = "NAME", description = "Problems (default: every one: zdt1,zdt2,zdt3,dtlz2,dtlz2-4,mixed).")
     List<String> problems = new ArrayList<>();
 
     @Option(names = "--modes", split = ",", paramLabel = "MODE",

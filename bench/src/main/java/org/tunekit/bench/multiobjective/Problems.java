@@ -1,6 +1,7 @@
 package org.tunekit.bench.multiobjective;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +13,9 @@ import org.tunekit.sdk.space.SearchSpace;
 /**
  * The benchmark's problems. ZDT1, ZDT2 and ZDT3 are Zitzler, Deb and Thiele's (2000) with
  * {@value #ZDT_VARIABLES} variables (the paper has 30), DTLZ2 is Deb, Thiele, Laumanns and
- * Zitzler's (2002) with 3 objectives and 12 variables (k = 10, the paper's setting), all variables
- * {@code uniform} on [0, 1]. {@code mixed} is this benchmark's own: a model {@code choice}, a
+ * Zitzler's (2002) with 3 objectives and 12 variables and with 4 objectives and 13 (k = 10, the
+ * paper's setting), all variables {@code uniform} on [0, 1]. {@code mixed} is this benchmark's own:
+ * a model {@code choice}, a
  * {@code randint} depth, a {@code loguniform} learning rate and a {@code quniform} dropout, trading
  * error against cost; its front is a finite set of points, computed exactly.
  */
@@ -28,7 +30,7 @@ final class Problems {
     /** Every problem, by name, in the order of the results. */
     static Map<String, Problem> all() {
         Map<String, Problem> m = new LinkedHashMap<>();
-        for (Problem p : List.of(zdt(1), zdt(2), zdt(3), dtlz2(), mixed())) {
+        for (Problem p : List.of(zdt(1), zdt(2), zdt(3), dtlz2(), dtlz2(4), mixed())) {
             m.put(p.name(), p);
         }
         return m;
@@ -89,22 +91,58 @@ final class Problems {
 
     /** DTLZ2 with 3 objectives: the front is the positive octant of the unit sphere. */
     static Problem dtlz2() {
-        int m = 3;
+        return dtlz2(3);
+    }
+
+    /**
+     * DTLZ2 with {@code m} objectives and {@code m + k - 1} variables: f_i = (1 + g) times a product of
+     * cosines and a sine of the first {@code m - 1} variables (times pi / 2), g the squared distance of
+     * the others from 0.5; the front is the part of the unit sphere where every objective is positive.
+     * Named {@code dtlz2} for 3 objectives, {@code dtlz2-m} for others.
+     */
+    static Problem dtlz2(int m) {
         int n = m + DTLZ_K - 1;
-        double[] reference = {2, 2, 2};
-        // the region the front dominates inside the box is the box less the octant of the unit ball
-        double trueHv = 8 - Math.PI / 6;
-        return new Problem("dtlz2", "DTLZ2, 3 objectives, " + n + " variables uniform on [0, 1], front the unit sphere's positive octant",
-                unitCube(n), List.of("f1", "f2", "f3"), p -> {
+        double[] reference = new double[m];
+        Arrays.fill(reference, 2);
+        // the region the front dominates inside the box [0, 2]^m is the box less the unit ball's positive orthant
+        double ballOrthant = Math.pow(Math.PI, m / 2.0) / gamma(m / 2.0 + 1) / Math.pow(2, m);
+        double trueHv = Math.pow(2, m) - ballOrthant;
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= m; i++) {
+            names.add("f" + i);
+        }
+        String name = m == 3 ? "dtlz2" : "dtlz2-" + m;
+        return new Problem(name, "DTLZ2, " + m + " objectives, " + n + " variables uniform on [0, 1], front the unit sphere's positive "
+                + (m == 3 ? "octant" : "orthant"), unitCube(n), names, p -> {
                     double[] x = vector(p, n);
                     double g = 0;
                     for (int i = m - 1; i < n; i++) {
                         g += (x[i] - 0.5) * (x[i] - 0.5);
                     }
-                    double a = x[0] * Math.PI / 2;
-                    double b = x[1] * Math.PI / 2;
-                    return new double[] {(1 + g) * Math.cos(a) * Math.cos(b), (1 + g) * Math.cos(a) * Math.sin(b), (1 + g) * Math.sin(a)};
+                    double[] f = new double[m];
+                    for (int i = 0; i < m; i++) {
+                        double v = 1 + g;
+                        for (int j = 0; j < m - 1 - i; j++) {
+                            v *= Math.cos(x[j] * Math.PI / 2);
+                        }
+                        if (i > 0) {
+                            v *= Math.sin(x[m - 1 - i] * Math.PI / 2);
+                        }
+                        f[i] = v;
+                    }
+                    return f;
                 }, reference, trueHv);
+    }
+
+    /** Gamma of a positive multiple of 1/2, which is all the ball's volume needs. */
+    private static double gamma(double z) {
+        if (z == 1) {
+            return 1;
+        }
+        if (z == 0.5) {
+            return Math.sqrt(Math.PI);
+        }
+        return (z - 1) * gamma(z - 1);
     }
 
     static final List<String> MODELS = List.of("small", "medium", "large");

@@ -60,6 +60,8 @@ class MultiObjectiveBenchmarkTest {
         assertThat(all.get("zdt1").trueHypervolume()).isCloseTo(10 - 1.0 / 3 + 1, within(1e-4));
         assertThat(all.get("zdt2").trueHypervolume()).isCloseTo(10 - 2.0 / 3 + 1, within(1e-4));
         assertThat(all.get("dtlz2").trueHypervolume()).isCloseTo(8 - Math.PI / 6, within(1e-12));
+        // four objectives: the box [0, 2]^4 less the unit ball's positive orthant (pi^2 / 2 / 16)
+        assertThat(all.get("dtlz2-4").trueHypervolume()).isCloseTo(16 - Math.PI * Math.PI / 32, within(1e-12));
         // ZDT3's disconnected front covers less than the whole curve f2 = 1 - sqrt(f1) - f1 sin(10 pi f1) would if it were monotone
         assertThat(all.get("zdt3").trueHypervolume()).isBetween(10.0, 11.5);
     }
@@ -73,6 +75,11 @@ class MultiObjectiveBenchmarkTest {
         Problem dtlz2 = Problems.all().get("dtlz2");
         double[] g = dtlz2.evaluate(unit(12, 0.3, 0.5));
         assertThat(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).isCloseTo(1, within(1e-12));
+        assertThat(g[2]).isCloseTo(Math.sin(0.3 * Math.PI / 2), within(1e-12));
+        double[] g4 = Problems.all().get("dtlz2-4").evaluate(unit(13, 0.3, 0.5));
+        assertThat(g4).hasSize(4);
+        assertThat(g4[0] * g4[0] + g4[1] * g4[1] + g4[2] * g4[2] + g4[3] * g4[3]).isCloseTo(1, within(1e-12));
+        assertThat(g4[3]).isCloseTo(Math.sin(0.3 * Math.PI / 2), within(1e-12));
         Problem mixed = Problems.all().get("mixed");
         double[] h = mixed.evaluate(Parameters.of(Map.of("model", "large", "depth", 8L, "lr", Math.pow(10, -2.5), "dropout", 0.2)));
         assertThat(h[0]).isCloseTo(0.25 + 0.3 / 8, within(1e-12));
