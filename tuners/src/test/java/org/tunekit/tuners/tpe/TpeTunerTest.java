@@ -315,8 +315,17 @@ class TpeTunerTest {
         assertThat(defaults.gamma()).isEqualTo(0.25);
         assertThat(defaults.multivariate()).isFalse();
         assertThat(defaults.bandwidthFactor()).isEqualTo(1.0);
-        Map<String, Object> objectives = Map.of("objectives", List.of(Map.of("key", "a"), Map.of("key", "b")));
+        Map<String, Object> objectives = Map.of("objectives",
+                List.of(Map.of("metric", "a", "mode", "minimize"), Map.of("metric", "b", "mode", "minimize")));
         assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(objectives)).multivariate()).as("MOTPE's default").isTrue();
+        assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(objectives)).gamma()).as("two objectives").isEqualTo(0.25);
+        List<Map<String, Object>> three = List.of(Map.of("metric", "a", "mode", "minimize"), Map.of("metric", "b", "mode", "minimize"),
+                Map.of("metric", "c", "mode", "minimize"));
+        assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(Map.of("objectives", three))).gamma()).as("three").isEqualTo(0.5);
+        assertThat(TpeSettings.motpeGamma(4)).isEqualTo(0.75);
+        assertThat(TpeSettings.motpeGamma(9)).as("at most 1").isEqualTo(1.0);
+        assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(Map.of("objectives", three, "tpe_args", Map.of("gamma", 0.3)))).gamma())
+                .as("a given gamma is kept").isEqualTo(0.3);
         Map<String, Object> univariate = new java.util.HashMap<>(objectives);
         univariate.put("multivariate", false);
         assertThat(TpeSettings.fromMultiObjective(ClassArguments.of(univariate)).multivariate()).isFalse();
