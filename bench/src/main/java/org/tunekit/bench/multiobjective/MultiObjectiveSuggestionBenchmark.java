@@ -46,8 +46,11 @@ public class MultiObjectiveSuggestionBenchmark {
     @Param({"MOTPE", "NSGA2"})
     public String tuner;
 
-    /** The problem of {@code bench-mo}: {@code zdt1} (10 uniform, 2 objectives), {@code dtlz2} (12 uniform, 3), {@code mixed}. */
-    @Param({"zdt1", "dtlz2", "mixed"})
+    /**
+     * The problem of {@code bench-mo}: {@code zdt1} (10 uniform, 2 objectives), {@code dtlz2} (12 uniform, 3),
+     * {@code dtlz2-4} (13 uniform, 4), {@code mixed}.
+     */
+    @Param({"zdt1", "dtlz2", "dtlz2-4", "mixed"})
     public String problem;
 
     /** Results observed before the measured suggestions. */
