@@ -15,9 +15,9 @@ import org.tunekit.sdk.space.SearchSpace;
  * {@value #ZDT_VARIABLES} variables (the paper has 30), DTLZ2 is Deb, Thiele, Laumanns and
  * Zitzler's (2002) with 3 objectives and 12 variables and with 4 objectives and 13 (k = 10, the
  * paper's setting), all variables {@code uniform} on [0, 1]. {@code mixed} is this benchmark's own:
- * a model {@code choice}, a
- * {@code randint} depth, a {@code loguniform} learning rate and a {@code quniform} dropout, trading
- * error against cost; its front is a finite set of points, computed exactly.
+ * a model {@code choice}, a {@code randint} depth, a {@code loguniform} learning rate and a
+ * {@code quniform} dropout, trading error against cost; its front is a finite set of points,
+ * computed exactly.
  */
 final class Problems {
     static final int ZDT_VARIABLES = 10;
