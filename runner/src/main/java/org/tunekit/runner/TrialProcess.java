@@ -72,7 +72,12 @@ final class TrialProcess {
         return stopRequested;
     }
 
-    /** Interrupts the process tree (SIGINT) and kills what is left of it after {@code grace}. Idempotent. */
+    /**
+     * Interrupts the process tree (SIGINT) and kills what is left of it {@code grace} after the
+     * interrupt was sent (the {@code kill} command exited: on a loaded machine starting it can take a
+     * good part of a short grace, which the trial must still get whole), or after
+     * {@value #KILL_COMMAND_WAIT_SECONDS} s more if that command never ends. Idempotent.
+     */
     void stop(Duration grace) {
         if (stopRequested) {
             return;
@@ -83,17 +88,25 @@ final class TrialProcess {
         process.descendants().forEach(tree::add);
         List<String> kill = new ArrayList<>(List.of("kill", "-s", "INT"));
         tree.forEach(h -> kill.add(Long.toString(h.pid())));
-        try {
-            new ProcessBuilder(kill).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            // no kill command: go straight to the forced end
-            grace = Duration.ZERO;
-        }
-        KILLER.schedule(() -> {
+        Runnable forcedEnd = () -> {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             tree.forEach(ProcessHandle::destroyForcibly);
-        }, grace.toMillis(), TimeUnit.MILLISECONDS);
+        };
+        Process interrupt;
+        try {
+            interrupt = new ProcessBuilder(kill).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            // no kill command: go straight to the forced end
+            KILLER.execute(forcedEnd);
+            return;
+        }
+        long graceMillis = grace.toMillis();
+        interrupt.onExit().thenRun(() -> KILLER.schedule(forcedEnd, graceMillis, TimeUnit.MILLISECONDS));
+        KILLER.schedule(forcedEnd, graceMillis + TimeUnit.SECONDS.toMillis(KILL_COMMAND_WAIT_SECONDS), TimeUnit.MILLISECONDS);
     }
+
+    /** How much longer than the grace a stop waits for the {@code kill} command before it kills the tree anyway. */
+    static final int KILL_COMMAND_WAIT_SECONDS = 10;
 
     /**
      * Ends a trial's process that outlived a killed runner: the process with that id, if it started
