@@ -18,14 +18,39 @@ import java.util.concurrent.TimeUnit;
  * standard output and error written to {@code trial.stdout} and {@code trial.stderr} in the trial's
  * folder, standard input empty. {@link #stop} sends SIGINT to the process and its descendants (a Python
  * trial sees a {@code KeyboardInterrupt}), then SIGKILL to whatever is left after the grace period.
+ *
+ * <p>The shell starts with SIGINT at its default action even when this process ignores it, as a
+ * program started in the background by a script does and passes on to its children (a shell cannot
+ * trap a signal ignored on entry): through coreutils' {@code env --default-signal=INT} where
+ * {@code env} has it, so that a stop's interrupt reaches the trial's handler.
  */
 final class TrialProcess {
-    private static final List<String> SHELL = Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c");
+    private static final List<String> SHELL = launcher();
     private static final ScheduledExecutorService KILLER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tunekit-trial-killer");
         t.setDaemon(true);
         return t;
     });
+
+    /** The command before a trial's: the shell, behind {@code env --default-signal=INT} where that works. */
+    private static List<String> launcher() {
+        List<String> shell = Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c");
+        List<String> withDefaultInterrupt = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        try {
+            Process probe = new ProcessBuilder(List.of("env", "--default-signal=INT", "true")).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0) {
+                withDefaultInterrupt.addAll(shell);
+                return List.copyOf(withDefaultInterrupt);
+            }
+            probe.destroyForcibly();
+        } catch (IOException e) {
+            // no env: the shell alone
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return shell;
+    }
 
     private final Process process;
     private volatile boolean stopRequested;
