@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One trial's process, started as NNI's local training service starts it: {@code bash -c COMMAND}
@@ -35,13 +36,12 @@ final class TrialProcess {
     /** The command before a trial's: the shell, behind {@code env --default-signal=INT} where that works. */
     private static List<String> launcher() {
         List<String> shell = Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c");
-        List<String> withDefaultInterrupt = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        List<String> defaultInterrupt = List.of("env", "--default-signal=INT");
         try {
-            Process probe = new ProcessBuilder(List.of("env", "--default-signal=INT", "true")).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process probe = new ProcessBuilder(Stream.concat(defaultInterrupt.stream(), Stream.of("true")).toList())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0) {
-                withDefaultInterrupt.addAll(shell);
-                return List.copyOf(withDefaultInterrupt);
+                return Stream.concat(defaultInterrupt.stream(), shell.stream()).toList();
             }
             probe.destroyForcibly();
         } catch (IOException e) {
@@ -83,8 +83,8 @@ final class TrialProcess {
     }
 
     /** The ids of the process and of its descendants now. */
-    java.util.stream.Stream<Long> pids() {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(process.pid()), process.descendants().map(ProcessHandle::pid));
+    Stream<Long> pids() {
+        return Stream.concat(Stream.of(process.pid()), process.descendants().map(ProcessHandle::pid));
     }
 
     /** Completes with the exit status when the process ends (128 + the signal when a signal ended it). */
@@ -99,9 +99,8 @@ final class TrialProcess {
 
     /**
      * Interrupts the process tree (SIGINT) and kills what is left of it {@code grace} after the
-     * interrupt was sent (the {@code kill} command exited: on a loaded machine starting it can take a
-     * good part of a short grace, which the trial must still get whole), or after
-     * {@value #KILL_COMMAND_WAIT_SECONDS} s more if that command never ends. Idempotent.
+     * interrupt was sent (the {@code kill} command ended, so the trial gets the whole grace however
+     * long that command took to start; {@value #KILL_COMMAND_WAIT_SECONDS} s at most). Idempotent.
      */
     void stop(Duration grace) {
         if (stopRequested) {
@@ -126,11 +125,11 @@ final class TrialProcess {
             return;
         }
         long graceMillis = grace.toMillis();
-        interrupt.onExit().thenRun(() -> KILLER.schedule(forcedEnd, graceMillis, TimeUnit.MILLISECONDS));
-        KILLER.schedule(forcedEnd, graceMillis + TimeUnit.SECONDS.toMillis(KILL_COMMAND_WAIT_SECONDS), TimeUnit.MILLISECONDS);
+        interrupt.onExit().orTimeout(KILL_COMMAND_WAIT_SECONDS, TimeUnit.SECONDS)
+                .whenComplete((ended, timedOut) -> KILLER.schedule(forcedEnd, graceMillis, TimeUnit.MILLISECONDS));
     }
 
-    /** How much longer than the grace a stop waits for the {@code kill} command before it kills the tree anyway. */
+    /** How long a stop waits for the {@code kill} command before it counts the grace anyway. */
     static final int KILL_COMMAND_WAIT_SECONDS = 10;
 
     /**

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.hipparchus.special.Gamma;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.objectives.Hypervolume;
 import org.tunekit.sdk.objectives.Pareto;
@@ -105,7 +106,7 @@ final class Problems {
         double[] reference = new double[m];
         Arrays.fill(reference, 2);
         // the region the front dominates inside the box [0, 2]^m is the box less the unit ball's positive orthant
-        double ballOrthant = Math.pow(Math.PI, m / 2.0) / gamma(m / 2.0 + 1) / Math.pow(2, m);
+        double ballOrthant = Math.pow(Math.PI, m / 2.0) / Gamma.gamma(m / 2.0 + 1) / Math.pow(2, m);
         double trueHv = Math.pow(2, m) - ballOrthant;
         List<String> names = new ArrayList<>();
         for (int i = 1; i <= m; i++) {
@@ -132,17 +133,6 @@ final class Problems {
                     }
                     return f;
                 }, reference, trueHv);
-    }
-
-    /** Gamma of a positive multiple of 1/2, which is all the ball's volume needs. */
-    private static double gamma(double z) {
-        if (z == 1) {
-            return 1;
-        }
-        if (z == 0.5) {
-            return Math.sqrt(Math.PI);
-        }
-        return (z - 1) * gamma(z - 1);
     }
 
     static final List<String> MODELS = List.of("small", "medium", "large");
