@@ -20,10 +20,15 @@ import java.util.stream.Stream;
  * folder, standard input empty. {@link #stop} sends SIGINT to the process and its descendants (a Python
  * trial sees a {@code KeyboardInterrupt}), then SIGKILL to whatever is left after the grace period.
  *
- * <p>The shell starts with SIGINT at its default action even when this process ignores it, as a
- * program started in the background by a script does and passes on to its children (a shell cannot
- * trap a signal ignored on entry): through coreutils' {@code env --default-signal=INT} where
- * {@code env} has it, so that a stop's interrupt reaches the trial's handler.
+ * <p>Each trial runs in a session of its own ({@code setsid}), so that signals sent to the runner's
+ * process group, such as a terminal's Ctrl-C or hang-up, reach the runner alone: the runner then
+ * stops its trials, and each trial sees one interrupt, not the terminal's and then the stop's (a
+ * second {@code KeyboardInterrupt} would cut short a handler that saves the trial's work). The
+ * shell starts with SIGINT at its default action even when this process ignores it, as a program
+ * started in the background by a script does and passes on to its children (a shell cannot trap a
+ * signal ignored on entry): through coreutils' {@code env --default-signal=INT} where {@code env}
+ * has it, so that a stop's interrupt reaches the trial's handler. Where {@code setsid} or
+ * {@code env --default-signal} is missing, the trial starts without it.
  */
 final class TrialProcess {
     private static final List<String> SHELL = launcher();
@@ -33,23 +38,35 @@ final class TrialProcess {
         return t;
     });
 
-    /** The command before a trial's: the shell, behind {@code env --default-signal=INT} where that works. */
+    /**
+     * The command before a trial's: the shell, behind {@code setsid --wait} and
+     * {@code env --default-signal=INT} where they work (each is tried on {@code true}).
+     */
     private static List<String> launcher() {
-        List<String> shell = Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c");
-        List<String> defaultInterrupt = List.of("env", "--default-signal=INT");
+        List<String> prefix = new ArrayList<>();
+        for (List<String> wrapper : List.of(List.of("setsid", "--wait"), List.of("env", "--default-signal=INT"))) {
+            if (works(Stream.concat(Stream.concat(prefix.stream(), wrapper.stream()), Stream.of("true")).toList())) {
+                prefix.addAll(wrapper);
+            }
+        }
+        prefix.addAll(Files.isExecutable(Path.of("/bin/bash")) ? List.of("/bin/bash", "-c") : List.of("/bin/sh", "-c"));
+        return List.copyOf(prefix);
+    }
+
+    /** True when {@code command} runs and exits with status 0 within 10 s. */
+    private static boolean works(List<String> command) {
         try {
-            Process probe = new ProcessBuilder(Stream.concat(defaultInterrupt.stream(), Stream.of("true")).toList())
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0) {
-                return Stream.concat(defaultInterrupt.stream(), shell.stream()).toList();
+            Process probe = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (probe.waitFor(10, TimeUnit.SECONDS)) {
+                return probe.exitValue() == 0;
             }
             probe.destroyForcibly();
         } catch (IOException e) {
-            // no env: the shell alone
+            // not installed
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return shell;
+        return false;
     }
 
     private final Process process;
