@@ -19,9 +19,10 @@ import org.tunekit.tuners.turbo.TurboTunerProvider;
  * classic suite and on five of the six of 8 to 20 parameters, one at a time, and the highest mean
  * normalised score of every tuner measured, Tunekit's, Optuna's and NNI's, on the real-model suite
  * (scikit-learn models on real data, 64 trials one at a time; with 128 trials, one at a time or in
- * 16 rounds of 8, Optuna's TPE is a few points ahead within the spread, and Tunekit's {@code CMAES}
+ * 16 rounds of 8, Optuna's TPE is a few points ahead within the spread, Tunekit's {@code CMAES}
  * leads by starting at the centre of the ranges: from a random start it is level with or behind
- * this choice there, and it is far behind it on every synthetic function). The global
+ * this choice there, and in the rounds of 8 Tunekit's {@code TPE} is ahead too; both are far behind
+ * this choice on every synthetic function, one at a time and in batches). The global
  * Gaussian process ({@code GPTuner}) was a candidate for small spaces and short budgets, and lost on
  * the real models: the flat stretches of an error rate and the heavy tails of a log loss stall it,
  * where TuRBO's warped losses and restarts do not.

@@ -15,7 +15,7 @@ import org.tunekit.sdk.spi.TunerProvider;
  * {@code multivariate} (default true: whole parameter sets are drawn and scored together), and {@code tpe_args} as for {@code TPE} ({@code n_startup_jobs} default
  * {@value TpeSettings#MOTPE_STARTUP}, {@code gamma} default {@value TpeSettings#MOTPE_GAMMA} times the number of objectives less one, at most 1:
  * {@code ceil(gamma * n^0.8)} of n observations are good; {@code constant_liar_type} default
- * {@value TpeSettings#MOTPE_LIAR}: a pending trial counts as bad, {@code best} counts it good). A trial's result must hold every
+ * {@value TpeSettings#LIAR}: a pending trial counts as bad, {@code best} counts it good). A trial's result must hold every
  * objective's key; one that does not is refused with an error naming the trial and the key.
  */
 public final class MotpeTunerProvider implements TunerProvider {

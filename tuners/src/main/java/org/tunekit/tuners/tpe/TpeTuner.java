@@ -41,10 +41,11 @@ import org.tunekit.tuners.common.SuggestionRandom;
  * estimators are weighted option counts plus {@code prior_weight} spread evenly over the options.
  *
  * <p>Batches: a trial that has been suggested but has no result yet is modelled with the constant
- * liar's loss (the best, worst or mean loss so far, {@code constant_liar_type}), which decides whether
- * it counts as good or bad; its component weighs a quarter of a real observation's, so that a batch
- * spreads out instead of piling onto its own guesses (with the default liar {@code best} this halved
- * the batch-mode regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
+ * liar's loss (the best, worst or mean loss so far, {@code constant_liar_type}; default {@code worst},
+ * where NNI's is {@code best}: see {@code TpeSettings.LIAR}), which decides whether it counts as good
+ * or bad; its component weighs a quarter of a real observation's, so that a batch spreads out
+ * instead of piling onto its own guesses (with the liar {@code best} this halved the batch-mode
+ * regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
  *
  * <p>Resume by replay: the tuner keeps no checkpoint. Its state is a function of the results it got,
  * received or imported alike, and of its own pending suggestions: the randomness of a suggestion is

@@ -307,7 +307,7 @@ class TpeTunerTest {
         assertThat(t.settings().liar()).isEqualTo(TpeSettings.ConstantLiar.NONE);
         assertThat(t.settings().mode()).isEqualTo(org.tunekit.sdk.OptimizeMode.MAXIMIZE);
         TpeSettings defaults = tuner(Map.of()).settings();
-        assertThat(defaults.liar()).isEqualTo(TpeSettings.ConstantLiar.BEST);
+        assertThat(defaults.liar()).isEqualTo(TpeSettings.ConstantLiar.WORST);
         assertThat(defaults.startupJobs()).isEqualTo(10);
         assertThat(defaults.eiCandidates()).isEqualTo(24);
         assertThat(defaults.linearForgetting()).isEqualTo(25);
