@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * {@code env --default-signal} is missing, the trial starts without it.
  */
 final class TrialProcess {
-    private static final List<String> SHELL = launcher();
+    private static final List<String> LAUNCHER = launcher();
     private static final ScheduledExecutorService KILLER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tunekit-trial-killer");
         t.setDaemon(true);
@@ -78,7 +78,7 @@ final class TrialProcess {
 
     /** Starts {@code command} in {@code codeDirectory}, its output kept in {@code trialDirectory}; a null in {@code environment} unsets that variable. */
     static TrialProcess start(String command, Path codeDirectory, Path trialDirectory, Map<String, String> environment) throws IOException {
-        List<String> argv = new ArrayList<>(SHELL);
+        List<String> argv = new ArrayList<>(LAUNCHER);
         argv.add(command);
         ProcessBuilder pb = new ProcessBuilder(argv).directory(codeDirectory.toFile());
         // a null value removes a variable the trial would otherwise inherit

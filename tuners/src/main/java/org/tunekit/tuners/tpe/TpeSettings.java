@@ -8,7 +8,7 @@ import org.tunekit.sdk.objectives.Objectives;
 
 /**
  * The TPE tuner's class arguments, read with NNI's names and, but for {@code n_startup_jobs}
- * ({@link #TPE_STARTUP}), NNI's defaults.
+ * ({@link #TPE_STARTUP}) and {@code constant_liar_type} ({@link #LIAR}), NNI's defaults.
  *
  * @param mode           whether larger or smaller metrics are better
  * @param seed           the random seed, or empty for a random one
