@@ -6,7 +6,10 @@ per assignment and told when it completes. Seeded (sampler seed 100000 + the run
 
 Usage: python3 optuna_budget.py ALGORITHM OBJECTIVE FIRST_SEED LAST_SEED   (needs optuna; prints one
 line per seed: algorithm, objective, seed, best final value). ALGORITHM cmaes-random-start is not one of
-Katib's: CmaEsSampler started from a uniformly random point (per seed) instead of the centre of the space."""
+Katib's: CmaEsSampler started from a uniformly random point (per seed) instead of the centre of the space.
+ALGORITHM cmaes-unit-step is not one of Katib's either: CmaEsSampler over the same objective with every
+parameter's range set to [0, 1], so that its first step (a sixth of the smallest range, in the parameters'
+own units) is a sixth of every range, as Tunekit's CMA-ES measures steps."""
 import math
 import random
 import sys
@@ -27,11 +30,15 @@ def objective(name, u, c):
 # Katib's tpe.yaml space; rosenbrock6 adds two more copies of each parameter (as KatibBudgetSim does)
 ranges = [('lr', 0.01, 0.05), ('momentum', 0.5, 0.9), ('lr2', 0.01, 0.05), ('momentum2', 0.5, 0.9), ('lr3', 0.01, 0.05),
           ('momentum3', 0.5, 0.9)][:6 if obj == 'rosenbrock6' else 2]
+if alg == 'cmaes-unit-step':
+    ranges = [(n, 0.0, 1.0) for n, lo, hi in ranges]  # the objective reads the unit point, unchanged
 dist = {n: optuna.distributions.FloatDistribution(lo, hi) for n, lo, hi in ranges}
 for seed in range(a, b + 1):
     rand = random.Random(seed * 7919 + 17)
     center = [0.15 + 0.7 * rand.random(), 0.15 + 0.7 * rand.random()]
     if alg == 'cmaes':  # Katib's service: CmaEsSampler with the seed, restart_strategy and sigma0 settings (none here)
+        sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
+    elif alg == 'cmaes-unit-step':  # not Katib's: the same sampler, over ranges of equal width (below)
         sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
     elif alg == 'cmaes-random-start':  # not Katib's: the same sampler started from a random point instead of the centre
         start = random.Random(seed + 200000)
