@@ -36,10 +36,8 @@ dist = {n: optuna.distributions.FloatDistribution(lo, hi) for n, lo, hi in range
 for seed in range(a, b + 1):
     rand = random.Random(seed * 7919 + 17)
     center = [0.15 + 0.7 * rand.random(), 0.15 + 0.7 * rand.random()]
-    if alg == 'cmaes':  # Katib's service: CmaEsSampler with the seed, restart_strategy and sigma0 settings (none here)
-        sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
-    elif alg == 'cmaes-unit-step':  # not Katib's: the same sampler, over ranges of equal width (below)
-        sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)
+    if alg in ('cmaes', 'cmaes-unit-step'):  # Katib's service: CmaEsSampler with the seed, restart_strategy and sigma0
+        sampler = optuna.samplers.CmaEsSampler(seed=seed + 100000)  # settings (none here); unit-step: over equal ranges
     elif alg == 'cmaes-random-start':  # not Katib's: the same sampler started from a random point instead of the centre
         start = random.Random(seed + 200000)
         sampler = optuna.samplers.CmaEsSampler(x0={n: lo + (hi - lo) * start.random() for n, lo, hi in ranges}, seed=seed + 100000)
