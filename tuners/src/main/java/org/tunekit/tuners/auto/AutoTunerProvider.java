@@ -21,7 +21,8 @@ import org.tunekit.tuners.turbo.TurboTunerProvider;
  * (scikit-learn models on real data, 64 trials one at a time; with 128 trials, one at a time or in
  * 16 rounds of 8, Optuna's TPE is a few points ahead within the spread, Tunekit's {@code CMAES}
  * leads by starting at the centre of the ranges: from a random start it is level with or behind
- * this choice there, and in the rounds of 8 Tunekit's {@code TPE} is ahead too; both are far behind
+ * this choice there, and on the same models' other metrics in rounds of 8 it is behind this choice;
+ * in the rounds of 8 Tunekit's {@code TPE} is ahead too; both are far behind
  * this choice on every synthetic function, one at a time and in batches). The global
  * Gaussian process ({@code GPTuner}) was a candidate for small spaces and short budgets, and lost on
  * the real models: the flat stretches of an error rate and the heavy tails of a log loss stall it,

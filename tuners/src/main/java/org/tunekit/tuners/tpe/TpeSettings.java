@@ -87,7 +87,7 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
      * quality-highdim) TPE's median regret was lower with it on all 11 functions (lower in 211 of
      * the 330 runs, seed by seed); on the real-model suite in 16 rounds of 8 (5 seeds) the mean
      * normalised score rose from 51.7 to 62.1 (Optuna's TPE: 59.1), and on the development set's
-     * problems from 55.6 to 61.7 (bench/results/realmodels/dev-batch); for MOTPE, with {@code best}
+     * problems from 55.1 to 61.0 (bench/results/realmodels/dev-batch); for MOTPE, with {@code best}
      * the hypervolume after 100 trials was lower on every problem of the multi-objective benchmark,
      * and below Random's on the mixed one. One at a time nothing is pending and the liar plays no
      * part.
