@@ -6,7 +6,8 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.spi.TunerProvider;
 import org.tunekit.tuners.tpe.MotpeTunerProvider;
-import org.tunekit.tuners.turbo.TurboTunerProvider;
+import org.tunekit.tuners.tpe.TpeTunerProvider;
+import org.tunekit.tuners.turbo.TurboThen;
 
 /**
  * Provides {@code Auto}, the recommended tuner: a stable name for the built-in algorithm that measured
@@ -65,7 +66,7 @@ public final class AutoTunerProvider implements TunerProvider {
             return new MotpeTunerProvider().create(arguments);
         }
         arguments.requireOnly("optimize_mode", "seed");
-        LOG.log(System.Logger.Level.INFO, "Auto: TuRBO");
-        return new TurboTunerProvider().create(arguments);
+        LOG.log(System.Logger.Level.INFO, "Auto: TuRBO, then TPE from the first collapse of its trust region");
+        return TurboThen.create(arguments, () -> new TpeTunerProvider().create(arguments));
     }
 }

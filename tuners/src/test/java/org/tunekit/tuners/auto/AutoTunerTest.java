@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.ClassArguments;
+import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.InvalidClassArgumentException;
 import org.tunekit.sdk.Metric;
 import org.tunekit.sdk.Parameters;
@@ -19,6 +20,7 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.sdk.spi.TunerProvider;
 import org.tunekit.tuners.tpe.MotpeTunerProvider;
+import org.tunekit.tuners.tpe.TpeTunerProvider;
 import org.tunekit.tuners.turbo.TurboTunerProvider;
 
 class AutoTunerTest {
@@ -77,7 +79,7 @@ class AutoTunerTest {
     }
 
     @Test
-    void itSearchesAsTurboDoesOneAtATimeAndInBatches() {
+    void untilTurbosFirstRegionCollapsesItSearchesAsTurboDoesOneAtATimeAndInBatches() {
         Map<String, Object> args = Map.of("optimize_mode", "minimize", "seed", 5L);
         for (int d : new int[] {2, 9}) {
             for (int batch : new int[] {1, 4}) {
@@ -86,6 +88,23 @@ class AutoTunerTest {
                 assertThat(auto).as("%d parameters, batches of %d", d, batch).isEqualTo(turbo);
             }
         }
+    }
+
+    @Test
+    void whenTurbosFirstRegionCollapsesTpeGoesOnFromEveryResult() throws Exception {
+        // a flat function: no result improves, so TuRBO's first trust region halves until it collapses
+        Map<String, Object> args = Map.of("optimize_mode", "minimize", "seed", 5L);
+        List<Parameters> auto = run(new AutoTunerProvider().create(ClassArguments.of(args)), space(2), 60, 1, p -> 1.0);
+        List<Parameters> turbo = run(new TurboTunerProvider().create(ClassArguments.of(args)), space(2), 60, 1, p -> 1.0);
+        int k = 0;
+        while (k < auto.size() && auto.get(k).equals(turbo.get(k))) {
+            k++;
+        }
+        assertThat(k).as("the trial where Auto leaves TuRBO").isBetween(25, 59);
+        Tuner tpe = new TpeTunerProvider().create(ClassArguments.of(args));
+        tpe.updateSearchSpace(space(2));
+        tpe.importData(auto.subList(0, k).stream().map(p -> new ImportedTrial(p, Metric.of(1.0))).toList());
+        assertThat(tpe.generateParameters(k)).isEqualTo(auto.get(k));
     }
 
     @Test
