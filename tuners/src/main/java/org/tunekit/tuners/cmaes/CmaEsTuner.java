@@ -21,7 +21,7 @@ import org.tunekit.tuners.unitcube.UnitCubeTuner;
  * Optuna's CMA-ES starts too), or a uniformly random point drawn as a restart's mean is
  * ({@code start: random}). The centre is a good start wherever good values lie mid-range,
  * which holds for many hand-set hyper-parameter ranges (on the real-model suite, 128 trials, the
- * centre scores 61.0 one at a time and 67.6 in rounds of 8, a random start 53.9 and 49.7;
+ * centre scores 60.6 one at a time and 67.3 in rounds of 8, a random start 53.3 and 49.5;
  * bench/results/realmodels/cmaes-start) and for test functions whose optimum is the centre of their
  * box (Ackley, Rastrigin).
  *

@@ -86,8 +86,8 @@ record TpeSettings(OptimizeMode mode, OptionalLong seed, ConstantLiar liar, int 
      * onto its own guesses. In batches of 8, 100 trials, 30 seeds (bench/results/quality,
      * quality-highdim) TPE's median regret was lower with it on all 11 functions (lower in 211 of
      * the 330 runs, seed by seed); on the real-model suite in 16 rounds of 8 (5 seeds) the mean
-     * normalised score rose from 51.7 to 62.1 (Optuna's TPE: 59.1), and on the development set's
-     * problems from 55.1 to 61.0 (bench/results/realmodels/dev-batch); for MOTPE, with {@code best}
+     * normalised score rose from 51.5 to 61.8 (Optuna's TPE: 58.8), and on the development set's
+     * problems from 54.0 to 59.9 (bench/results/realmodels/dev-batch); for MOTPE, with {@code best}
      * the hypervolume after 100 trials was lower on every problem of the multi-objective benchmark,
      * and below Random's on the mixed one. One at a time nothing is pending and the liar plays no
      * part.
