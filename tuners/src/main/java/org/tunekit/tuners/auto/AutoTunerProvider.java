@@ -24,9 +24,9 @@ import org.tunekit.tuners.turbo.TurboThen;
  * would spend the rest of the budget on poor values; with the hand-over this choice scores above
  * every Optuna and NNI tuner and every other Tunekit tuner but TuRBO alone (level: 63.4 against
  * two runs of 64.0 and 60.5) at 64 trials one at a time, and leads in 16 rounds of 8 on two of
- * three sets of problems and seeds (on the
- * third {@code CMAES}, which starts at the centre of the hand-set ranges, leads; TuRBO is far
- * ahead of {@code CMAES} and {@code TPE} on every synthetic function). The global Gaussian process
+ * three sets of problems and seeds (on the third {@code CMAES}, which starts at the centre of the
+ * hand-set ranges, leads; TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic
+ * function). The global Gaussian process
  * ({@code GPTuner}) was a candidate for small spaces and short budgets, and lost on the real models:
  * the flat stretches of an error rate and the heavy tails of a log loss stall it.
  *
