@@ -9,7 +9,10 @@ over that family's problems, each shown with its spread: the standard error over
 Reads regret.csv files (tuner,function,mode,seed,trial,best_so_far_regret; the real-model suite's regret is the
 loss itself), Tunekit's and peers' alike, and writes a Markdown table to standard output.
 
-Usage: /usr/bin/python3 bench/realmodels/scores.py [--baseline Random] regret.csv [more.csv ...]
+Usage: /usr/bin/python3 bench/realmodels/scores.py [--baseline Random] [--tuners A,B,...] regret.csv [more.csv ...]
+
+--tuners shows only the named tuners' rows (and the baseline's); R and f* still come from every run read. It is
+for runs spread over several files, such as more seeds of a protocol, where some tuners have fewer seeds.
 """
 import argparse
 import csv
@@ -65,12 +68,14 @@ def summary(per_problem):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--baseline', default='Random', help='the tuner label of random search (default: Random)')
+    ap.add_argument('--tuners', help='show only these tuners (comma-separated labels) and the baseline')
     ap.add_argument('files', nargs='+')
     a = ap.parse_args(argv[1:])
+    shown = None if a.tuners is None else set(a.tuners.split(',')) | {a.baseline}
     s = scores(final_best(a.files), a.baseline)
     modes = sorted({m for (_, _, m) in s})
     for mode in modes:
-        tuners = sorted({t for (t, _, m) in s if m == mode})
+        tuners = sorted({t for (t, _, m) in s if m == mode and (shown is None or t in shown)})
         problems = sorted({p for (_, p, m) in s if m == mode})
         families = sorted({p.rsplit('-', 2)[0] for p in problems})
         print(f'\n### {mode} ({len(problems)} problems)\n')
