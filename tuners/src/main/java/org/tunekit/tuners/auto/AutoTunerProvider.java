@@ -23,12 +23,13 @@ import org.tunekit.tuners.turbo.TurboThen;
  * to 100 trials on the flat stretches of the loss, where TuRBO's restart from a random design
  * would spend the rest of the budget on poor values; with the hand-over this choice scores above
  * every Optuna and NNI tuner and every other Tunekit tuner but TuRBO alone (level: 63.4 against
- * two runs of 64.0 and 60.5) at 64 trials one at a time, and leads in 16 rounds of 8 on two of
- * three sets of problems and seeds (on the third {@code CMAES}, which starts at the centre of the
- * hand-set ranges, leads; TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic
- * function). The global Gaussian process
- * ({@code GPTuner}) was a candidate for small spaces and short budgets, and lost on the real models:
- * the flat stretches of an error rate and the heavy tails of a log loss stall it.
+ * two runs of 64.0 and 60.5) at 64 trials one at a time; in 16 rounds of 8 over 15 seeds it is
+ * level with {@code TPE} and ahead of Optuna's TPE, and {@code CMAES}, which starts at the centre
+ * of the hand-set ranges, leads by 4 points (on other metrics of the same models this choice leads
+ * it by 8); TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic function. The
+ * global Gaussian process ({@code GPTuner}) was a candidate for small spaces and short budgets, and
+ * lost on the real models: the flat stretches of an error rate and the heavy tails of a log loss
+ * stall it.
  *
  * <p>For several objectives (the {@code objectives} argument, as {@code MOTPE} takes it) that is
  * {@code MOTPE}, whose hypervolume is the highest of Tunekit's multi-objective tuners on every problem
