@@ -62,6 +62,9 @@ public final class TurboThen implements Tuner {
     public void updateSearchSpace(SearchSpace space) {
         this.space = space;
         current().updateSearchSpace(space);
+        if (after == null) {
+            handOverIfCollapsed(); // results imported before the space reach TuRBO only now
+        }
     }
 
     @Override

@@ -119,9 +119,16 @@ class TurboThenTest {
             resumed.updateSearchSpace(SPACE);
             resumed.importData(imported(done));
             assertThat(resumed.handedOver()).isTrue();
+            // the results may also come before the space: TuRBO holds them until it has one
+            TurboThen spaceLast = (TurboThen) TurboThen.create(ClassArguments.of(ARGS), tpe());
+            spaceLast.importData(imported(done));
+            assertThat(spaceLast.handedOver()).isFalse();
+            spaceLast.updateSearchSpace(SPACE);
+            assertThat(spaceLast.handedOver()).isTrue();
             List<Long> next = List.of((long) done.size(), done.size() + 1L, done.size() + 2L, done.size() + 3L);
-            assertThat(resumed.generateMultipleParameters(next)).as("batches of %d", batch)
-                    .isEqualTo(first.generateMultipleParameters(next));
+            List<Parameters> expected = first.generateMultipleParameters(next);
+            assertThat(resumed.generateMultipleParameters(next)).as("batches of %d", batch).isEqualTo(expected);
+            assertThat(spaceLast.generateMultipleParameters(next)).as("batches of %d, space last", batch).isEqualTo(expected);
         }
     }
 }
