@@ -22,8 +22,9 @@ import org.tunekit.tuners.turbo.TurboThen;
  * collapse within 100 trials changes few runs (38 of 300 and 5 of 360). On real models (scikit-learn
  * models on real data) the region collapses within the budget on the flat stretches of the loss,
  * where TuRBO's restart from a random design would spend the rest of the budget on poor values;
- * with the hand-over this choice scores above every Optuna and NNI tuner and every other Tunekit tuner but TuRBO alone (level: 63.4 against
- * two runs of 64.0 and 60.5) at 64 trials one at a time; in 16 rounds of 8 over 15 seeds it is
+ * with the hand-over this choice scores above every Optuna and NNI tuner and every other Tunekit
+ * tuner but TuRBO alone (level: 63.4 against two runs of 64.0 and 60.5) at 64 trials one at a
+ * time; in 16 rounds of 8 over 15 seeds it is
  * level with {@code TPE} and ahead of Optuna's TPE, and {@code CMAES}, which starts at the centre
  * of the hand-set ranges, leads by 4 points (on other metrics of the same models this choice leads
  * it by 8); TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic function. The
