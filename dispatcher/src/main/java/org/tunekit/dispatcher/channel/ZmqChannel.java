@@ -45,14 +45,15 @@ import org.zeromq.ZMonitor;
  *       {@code [identity, frame]}. A message of several frames is a protocol error.</li>
  *   <li>End of stream: a {@code TE} command (after it, {@link #receive} returns {@code null}), or a
  *       zero-length frame from the manager.</li>
- *  *   <li>Liveness: ZMTP heartbeats (a PING every {@link Settings#heartbeatInterval}, the connection
+ *   <li>Liveness: ZMTP heartbeats (a PING every {@link Settings#heartbeatInterval}, the connection
  *       dropped when no traffic arrives for {@link Settings#heartbeatTimeout}) and a socket monitor. After
  *       a disconnection ZeroMQ reconnects by itself, and once the ZMTP handshake succeeds again the
  *       dispatcher sends another hello, so a manager that restarted learns its identity. Replies sent
  *       meanwhile wait in ZeroMQ's queue and go out after the reconnection; a frame that was on the wire
  *       when the connection dropped is lost. When the manager has not come back within
  *       {@link Settings#reconnectGrace}, or the first handshake does not come within
- *       {@link Settings#connectTimeout} (a peer that does not speak ZMTP never completes one), the manager
+ *       {@link Settings#connectTimeout} (only a ZMTP 3 handshake counts, so a peer that does not speak ZMTP 3
+ *       never completes one however long it stays connected), the manager
  *       is taken to be gone: {@link #receive} throws {@link ChannelLostException} and later replies are
  *       discarded. The process therefore never waits for a vanished manager.</li>
  *   <li>Back-pressure: replies wait in a queue of at most {@link Settings#maxQueued} frames (then in
@@ -221,6 +222,7 @@ public final class ZmqChannel implements CommandChannel {
             boolean helloAgain = false;
             long handshakeAt = -1;
             int handshakes = 0;
+            boolean warnedNotZmtp3 = false;
             // how long a handshaken connection must last to count as the manager being there
             long stableNanos = Math.min(Duration.ofSeconds(1).toNanos(), settings.reconnectGrace().toNanos() / 2);
             while (!stopping && !lost) {
@@ -242,11 +244,21 @@ public final class ZmqChannel implements CommandChannel {
                     ZEvent event;
                     while ((event = ZEvent.recv(monitor, ZMQ.DONTWAIT)) != null) {
                         ZMonitor.Event e = event.getEvent();
-                        if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL) {
-                            // a TCP connection alone proves nothing, nor does this event alone: jeromq takes any
-                            // peer whose greeting is not ZMTP 2/3 for a ZMTP 1.0 one; the connection must also last
+                        if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL && zmtp3(event)) {
+                            // a TCP connection alone proves nothing, nor does this event alone; the connection must
+                            // also last
                             handshakeAt = System.nanoTime();
                             handshakes++;
+                        } else if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL) {
+                            // jeromq takes any greeting that is not ZMTP 2 or 3 (an HTTP reply, random bytes) for an
+                            // unversioned ZMTP 1.0 one and reports a handshake; a manager speaks ZMTP 3, so this is
+                            // a peer that does not speak ZMTP, however long it keeps the connection open
+                            handshakeAt = -1;
+                            if (!warnedNotZmtp3) {
+                                warnedNotZmtp3 = true;
+                                LOG.warn("the peer at {} does not speak ZMTP 3 (its greeting reads as ZMTP {}); waiting for a "
+                                        + "manager that does", endpoint, event.<Object>getValue() instanceof Integer v && v == 2 ? "2.0" : "1.0");
+                            }
                         } else if (e == ZMonitor.Event.DISCONNECTED || e == ZMonitor.Event.HANDSHAKE_FAILED_NO_DETAIL
                                 || e == ZMonitor.Event.HANDSHAKE_FAILED_PROTOCOL || e == ZMonitor.Event.HANDSHAKE_FAILED_AUTH) {
                             // a failed handshake ends the connection too, and jeromq does not always
@@ -303,6 +315,11 @@ public final class ZmqChannel implements CommandChannel {
                 throw error;
             }
         }
+    }
+
+    /** Whether a {@code HANDSHAKE_PROTOCOL} event is a ZMTP 3 handshake (its value is jeromq's protocol ordinal). */
+    private static boolean zmtp3(ZEvent event) {
+        return event.<Object>getValue() instanceof Integer version && version >= 3;
     }
 
     private void markLost(String why) {
