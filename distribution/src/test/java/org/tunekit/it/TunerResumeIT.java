@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -76,6 +77,28 @@ class TunerResumeIT {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("tuners")
     void killedWhileATrialRunsAndResumedItCarriesOnAsIfUninterrupted(String name, Map<String, Object> extra) throws Exception {
+        killAndResume(name, extra, BEFORE);
+    }
+
+    /**
+     * {@code Auto} past its hand-over: TuRBO's first trust region collapses within the first 60 results (they
+     * seldom improve), TPE goes on from them, and the resumed process replays the results to the same hand-over.
+     */
+    @Test
+    void autoKilledAfterItsHandOverResumesAsIfUninterrupted() throws Exception {
+        Runs runs = killAndResume("Auto", Map.of(), 60);
+        assertThat(runs.first()).contains("TuRBO's first trust region collapsed at result");
+        // the imported results bring the resumed process to the same hand-over
+        String handOver = runs.first().substring(runs.first().indexOf("TuRBO's first trust region collapsed at result")).lines().findFirst()
+                .orElseThrow();
+        assertThat(runs.resumed()).contains(handOver);
+    }
+
+    /** The logs ({@code dispatcher.log}) of the process that was killed and of the one that resumed. */
+    record Runs(String first, String resumed) {}
+
+    /** Runs {@code before} trials, kills the process while one more runs, resumes it. */
+    private Runs killAndResume(String name, Map<String, Object> extra, int before) throws Exception {
         Map<String, Object> arguments = new LinkedHashMap<>(extra);
         if (!name.equals("GridSearch")) {
             arguments.put("seed", 11);
@@ -87,9 +110,11 @@ class TunerResumeIT {
         List<Trial> finished = new ArrayList<>();
 
         long inFlight;
+        String firstRun;
+        String resumed;
         try (TunekitProcess p = TunekitProcess.dispatch(config, env(checkpoints, "start", 0))) {
             initialize(p, space, name);
-            for (int i = 0; i < BEFORE; i++) {
+            for (int i = 0; i < before; i++) {
                 finished.add(finish(p, ask(p, name), i));
             }
             // one more trial is running when the dispatcher is killed: its answer also shows that every
@@ -97,6 +122,7 @@ class TunerResumeIT {
             inFlight = ask(p, name).id();
             ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
             assertThat(p.waitFor(LIMIT)).isEqualTo(137);
+            firstRun = Files.readString(tmp.resolve("log-0").resolve("dispatcher.log"));
         }
 
         Reference reference = new Reference(name, arguments);
@@ -119,12 +145,13 @@ class TunerResumeIT {
                         .noneMatch(t -> t.parameters().equals(next.parameters()));
                 assertThat(next.parameters()).as("%s: after the resume, parameter id %d (stderr:\n%s)", name, next.id(), p.stderr())
                         .isEqualTo(reference.suggest(next.id()));
-                Trial done = finish(p, next, BEFORE + i);
+                Trial done = finish(p, next, before + i);
                 reference.learn(done);
                 finished.add(done);
             }
             p.send(Command.of(CommandType.TERMINATE));
             assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
+            resumed = Files.readString(tmp.resolve("log-1").resolve("dispatcher.log"));
         }
         List<String> written;
         try (Stream<Path> files = Files.list(checkpoints)) {
@@ -132,6 +159,7 @@ class TunerResumeIT {
         }
         assertThat(Files.exists(checkpoints.resolve("tuner")))
                 .as("%s keeps a checkpoint only when results cannot rebuild it: %s", name, written).isEqualTo(name.equals("GridSearch"));
+        return new Runs(firstRun, resumed);
     }
 
     private static void initialize(TunekitProcess p, String space, String name) throws Exception {

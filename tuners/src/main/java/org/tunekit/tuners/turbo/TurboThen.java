@@ -23,6 +23,7 @@ import org.tunekit.sdk.space.SearchSpace;
  * to the same collapse and the successor to the same history.
  */
 public final class TurboThen implements Tuner {
+    private static final System.Logger LOG = System.getLogger(TurboThen.class.getName());
     private final TurboTuner turbo;
     private final Supplier<Tuner> successor;
     private final List<ImportedTrial> results = new ArrayList<>();
@@ -115,6 +116,8 @@ public final class TurboThen implements Tuner {
         if (turbo.restarts() == 0) {
             return;
         }
+        LOG.log(System.Logger.Level.INFO, "TuRBO's first trust region collapsed at result " + results.size()
+                + "; the next tuner goes on from all " + results.size() + " results");
         after = successor.get();
         if (context != null) {
             after.open(context);
