@@ -122,7 +122,7 @@ class TunerResumeIT {
             inFlight = ask(p, name).id();
             ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
             assertThat(p.waitFor(LIMIT)).isEqualTo(137);
-            firstRun = Files.readString(tmp.resolve("log-0").resolve("dispatcher.log"));
+            firstRun = Files.readString(logDirectory(0).resolve("dispatcher.log"));
         }
 
         Reference reference = new Reference(name, arguments);
@@ -151,7 +151,7 @@ class TunerResumeIT {
             }
             p.send(Command.of(CommandType.TERMINATE));
             assertThat(p.waitFor(LIMIT)).as(p.stderr()).isZero();
-            resumed = Files.readString(tmp.resolve("log-1").resolve("dispatcher.log"));
+            resumed = Files.readString(logDirectory(1).resolve("dispatcher.log"));
         }
         List<String> written;
         try (Stream<Path> files = Files.list(checkpoints)) {
@@ -171,7 +171,11 @@ class TunerResumeIT {
 
     private Map<String, String> env(Path checkpoints, String mode, int run) {
         return Map.of("NNI_CHECKPOINT_DIRECTORY", checkpoints.toString(), "NNI_MODE", mode, "TUNEKIT_CHECKPOINT_INTERVAL_MS", "0",
-                "NNI_LOG_DIRECTORY", tmp.resolve("log-" + run).toString());
+                "NNI_LOG_DIRECTORY", logDirectory(run).toString());
+    }
+
+    private Path logDirectory(int run) {
+        return tmp.resolve("log-" + run);
     }
 
     /** A trial handed out and, once finished, its value. */

@@ -244,7 +244,7 @@ public final class ZmqChannel implements CommandChannel {
                     ZEvent event;
                     while ((event = ZEvent.recv(monitor, ZMQ.DONTWAIT)) != null) {
                         ZMonitor.Event e = event.getEvent();
-                        if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL && zmtp3(event)) {
+                        if (e == ZMonitor.Event.HANDSHAKE_PROTOCOL && protocol(event) >= 3) {
                             // a TCP connection alone proves nothing, nor does this event alone; the connection must
                             // also last
                             handshakeAt = System.nanoTime();
@@ -257,7 +257,7 @@ public final class ZmqChannel implements CommandChannel {
                             if (!warnedNotZmtp3) {
                                 warnedNotZmtp3 = true;
                                 LOG.warn("the peer at {} does not speak ZMTP 3 (its greeting reads as ZMTP {}); waiting for a "
-                                        + "manager that does", endpoint, event.<Object>getValue() instanceof Integer v && v == 2 ? "2.0" : "1.0");
+                                        + "manager that does", endpoint, protocol(event) == 2 ? "2.0" : "1.0");
                             }
                         } else if (e == ZMonitor.Event.DISCONNECTED || e == ZMonitor.Event.HANDSHAKE_FAILED_NO_DETAIL
                                 || e == ZMonitor.Event.HANDSHAKE_FAILED_PROTOCOL || e == ZMonitor.Event.HANDSHAKE_FAILED_AUTH) {
@@ -317,9 +317,12 @@ public final class ZmqChannel implements CommandChannel {
         }
     }
 
-    /** Whether a {@code HANDSHAKE_PROTOCOL} event is a ZMTP 3 handshake (its value is jeromq's protocol ordinal). */
-    private static boolean zmtp3(ZEvent event) {
-        return event.<Object>getValue() instanceof Integer version && version >= 3;
+    /**
+     * The protocol of a {@code HANDSHAKE_PROTOCOL} event: jeromq's ordinal, 0 and 1 for ZMTP 1.0 (unversioned and
+     * versioned), 2 for ZMTP 2.0, 3 for ZMTP 3; -1 when the event carries none.
+     */
+    private static int protocol(ZEvent event) {
+        return event.<Object>getValue() instanceof Integer ordinal ? ordinal : -1;
     }
 
     private void markLost(String why) {
