@@ -12,6 +12,7 @@ import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.objectives.Objectives;
 import org.tunekit.sdk.space.SearchSpace;
 import org.tunekit.tuners.common.SuggestionRandom;
+import org.tunekit.tuners.common.TakesOverTrials;
 
 /**
  * The tree-structured Parzen estimator of Bergstra et al. (2011), "Algorithms for Hyper-Parameter
@@ -59,7 +60,7 @@ import org.tunekit.tuners.common.SuggestionRandom;
  * hypervolume contribution ({@code GoodBadSplit.byPareto}); a pending trial is good under the liar
  * {@code best} and bad under the others.
  */
-public final class TpeTuner implements Tuner {
+public final class TpeTuner implements Tuner, TakesOverTrials {
     private static final int MODEL_ATTEMPTS = 8;
     private static final int RANDOM_ATTEMPTS = 2000;
 
@@ -205,6 +206,17 @@ public final class TpeTuner implements Tuner {
         if (observations != null) {
             observations.ended(parameterId);
         }
+    }
+
+    /** Takes the trial as a pending suggestion of its own: it is not suggested again and lies until its result comes. */
+    @Override
+    public void takeOver(long parameterId, Parameters parameters) {
+        if (space == null || !space.contains(parameters)) {
+            return;
+        }
+        double[] x = space.encode(parameters);
+        seen.add(x);
+        observations.suggested(parameterId, x);
     }
 
     /** Observes every imported result, in order, as a received one (see {@link #receiveTrialResult}). */

@@ -11,12 +11,16 @@ import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.TunerContext;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.TakesOverTrials;
+import org.tunekit.tuners.unitcube.UnitCubeTuner;
 
 /**
  * TuRBO's first trust region, then another tuner: suggestions are TuRBO's until its first region
  * collapses (where TuRBO would restart from a new design), and from that result on they are the
  * successor's, which is given every result so far through {@link Tuner#importData} in the order
- * they arrived, and each later result as it comes.
+ * they arrived, and each later result as it comes. A successor that {@link TakesOverTrials} also
+ * takes over TuRBO's trials still running at the hand-over, so it neither suggests their parameter
+ * sets again nor ignores them in its model.
  *
  * <p>The successor is created at the hand-over, so an experiment that never collapses runs TuRBO
  * alone. Resume needs no checkpoint: the results replayed through {@link #importData} bring TuRBO
@@ -127,5 +131,10 @@ public final class TurboThen implements Tuner {
         }
         after.importData(List.copyOf(results));
         results.clear();
+        if (after instanceof TakesOverTrials successor) {
+            for (UnitCubeTuner.Proposal p : turbo.inFlight()) {
+                successor.takeOver(p.parameterId(), p.parameters());
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package org.tunekit.tuners.turbo;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -338,6 +339,11 @@ final class TurboTuner extends UnitCubeTuner {
     /** The current side length {@code L} of the trust region. */
     double length() {
         return length;
+    }
+
+    /** The suggestions still waiting for their results. */
+    Collection<Proposal> inFlight() {
+        return pending();
     }
 
     /** How many times the trust region has restarted. */

@@ -190,6 +190,26 @@ class TpeTunerTest {
     }
 
     @Test
+    void aTrialTakenOverIsPendingAsItsOwnAndIsNotSuggestedAgain() throws Exception {
+        SearchSpace space = SearchSpace.builder().choice("c", 1L, 2L, 3L).randint("k", 0, 2).build(); // 6 sets
+        TpeTuner t = tuner(args(2, "n_startup_jobs", 2L));
+        t.updateSearchSpace(space);
+        Parameters running = Parameters.of(Map.of("c", 2L, "k", 1L));
+        t.takeOver(40, running);
+        t.takeOver(41, Parameters.of(Map.of("c", 9L, "k", 0L))); // not in the space: ignored
+        assertThat(t.pendingCount()).isEqualTo(1);
+        Set<Map<String, Object>> suggested = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            suggested.add(t.generateParameters(i).values());
+        }
+        assertThat(suggested).hasSize(5).doesNotContain(running.values());
+        assertThatThrownBy(() -> t.generateParameters(5)).isInstanceOf(NoMoreTrialsException.class);
+        t.receiveTrialResult(new TrialResult(40, running, Metric.of(1), false, null)); // completes it in place
+        assertThat(t.pendingCount()).isEqualTo(5);
+        assertThat(t.observationCount()).isEqualTo(1);
+    }
+
+    @Test
     void trialsThatEndWithoutAResultAreForgottenAndResultsAreKept() throws Exception {
         SearchSpace space = SearchSpace.builder().uniform("x", 0, 1).build();
         TpeTuner t = tuner(args(4));

@@ -2,9 +2,12 @@ package org.tunekit.tuners.turbo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -12,10 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
+import org.tunekit.sdk.NoMoreTrialsException;
 import org.tunekit.sdk.Parameters;
 import org.tunekit.sdk.TrialResult;
 import org.tunekit.sdk.Tuner;
 import org.tunekit.sdk.space.SearchSpace;
+import org.tunekit.tuners.common.SeenParameters;
 import org.tunekit.tuners.tpe.TpeTunerProvider;
 
 class TurboThenTest {
@@ -104,6 +109,41 @@ class TurboThenTest {
         turbo.updateSearchSpace(SPACE);
         turbo.importData(imported(before));
         assertThat(turbo.generateParameters(12)).isNotEqualTo(after.get(0).parameters());
+    }
+
+    @Test
+    void trialsRunningAtTheCollapseAreTheSuccessorsOwnSoNoParameterSetIsSuggestedTwice() {
+        // 24 parameter sets, 4 trials at a time: the first region collapses with 3 of TuRBO's trials running
+        SearchSpace small = SearchSpace.builder().choice("a", 1, 2, 3, 4, 5, 6).choice("b", "w", "x", "y", "z").build();
+        TurboThen then = (TurboThen) TurboThen.create(ClassArguments.of(ARGS), tpe());
+        then.updateSearchSpace(small);
+        ArrayDeque<TrialResult> running = new ArrayDeque<>();
+        Set<String> suggested = new HashSet<>(); // compared by value, as SeenParameters does
+        long id = 0;
+        int runningAtHandOver = -1;
+        while (true) {
+            while (running.size() < 4) {
+                Parameters p;
+                try {
+                    p = then.generateParameters(id);
+                } catch (NoMoreTrialsException e) {
+                    break;
+                }
+                assertThat(suggested.add(SeenParameters.keyOf(p))).as("trial %d suggests %s again", id, p).isTrue();
+                running.add(new TrialResult(id++, p, Metric.of(flat(p)), false, null));
+            }
+            if (running.isEmpty()) {
+                break;
+            }
+            TrialResult done = running.poll();
+            then.receiveTrialResult(done);
+            then.trialEnd(done.parameterId(), true);
+            if (runningAtHandOver < 0 && then.handedOver()) {
+                runningAtHandOver = running.size();
+            }
+        }
+        assertThat(runningAtHandOver).isEqualTo(3);
+        assertThat(suggested).hasSize(24);
     }
 
     @Test
