@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -31,7 +31,7 @@ final class DispatcherLink {
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final InMemoryChannel channel = new InMemoryChannel();
-    private final BlockingQueue<ManagerEvent> events;
+    private final BlockingDeque<ManagerEvent> events;
     private MsgDispatcherBase dispatcher;
     private Thread dispatcherThread;
     private Thread pump;
@@ -42,7 +42,7 @@ final class DispatcherLink {
     private Consumer<String> failure;
 
     /** @param events the manager's queue, where the dispatcher's replies and its end arrive */
-    DispatcherLink(BlockingQueue<ManagerEvent> events) {
+    DispatcherLink(BlockingDeque<ManagerEvent> events) {
         this.events = events;
     }
 
@@ -78,8 +78,9 @@ final class DispatcherLink {
     }
 
     /**
-     * Sends {@code IN} with the search space and waits for {@code ID}. Requests made meanwhile (new limits,
-     * added trials, trials to stop) go back to the queue, for the loop.
+     * Sends {@code IN} with the search space and waits for {@code ID}. Requests taken off the queue
+     * meanwhile (new limits, added trials, trials to stop) go back to its head in the order they came,
+     * for the loop: trials added before the run (a warm start) keep their order.
      *
      * @throws ManagerException when the dispatcher fails, ends or does not answer in time, or the run is stopped
      */
@@ -91,7 +92,9 @@ final class DispatcherLink {
         try {
             awaitInitialized(until, later);
         } finally {
-            events.addAll(later);
+            for (int i = later.size() - 1; i >= 0; i--) {
+                events.addFirst(later.get(i));
+            }
         }
     }
 
