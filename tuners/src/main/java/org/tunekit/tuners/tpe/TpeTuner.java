@@ -49,7 +49,8 @@ import org.tunekit.tuners.common.TakesOverTrials;
  * regret on hartmann6). No parameter set is suggested twice; a finite space that is used up ends with {@link NoMoreTrialsException}.
  *
  * <p>Resume by replay: the tuner keeps no checkpoint. Its state is a function of the results it got,
- * received or imported alike, and of its own pending suggestions: the randomness of a suggestion is
+ * received or imported alike, and of its own pending suggestions (with those it took over,
+ * {@link #takeOver}): the randomness of a suggestion is
  * drawn from the seed and the parameter id alone, and the start-up phase lasts until
  * {@code n_startup_jobs} results are known. So a fresh instance given the same results through
  * {@link #importData} suggests what the uninterrupted one would for the same id, and never one of
