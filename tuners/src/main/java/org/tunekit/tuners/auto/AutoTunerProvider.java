@@ -26,8 +26,8 @@ import org.tunekit.tuners.turbo.TurboThen;
  * tuner but TuRBO alone (level: 63.4 against two runs of 64.0 and 60.5) at 64 trials one at a
  * time; in 16 rounds of 8 over 15 seeds it is
  * level with {@code TPE} and ahead of Optuna's TPE, and {@code CMAES}, which starts at the centre
- * of the hand-set ranges, leads by 4 points (on other metrics of the same models this choice leads
- * it by 6); TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic function. The
+ * of the hand-set ranges, leads by 4 points (on other metrics of the same models, and over both sets,
+ * the three are level); TuRBO is far ahead of {@code CMAES} and {@code TPE} on every synthetic function. The
  * global Gaussian process ({@code GPTuner}) was a candidate for small spaces and short budgets, and
  * lost on the real models: the flat stretches of an error rate and the heavy tails of a log loss
  * stall it.
