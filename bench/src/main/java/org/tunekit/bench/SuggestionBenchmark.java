@@ -1,6 +1,7 @@
 package org.tunekit.bench;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.tunekit.bench.quality.Suite;
 import org.tunekit.demo.TestFunction;
+import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -34,7 +36,9 @@ import org.tunekit.sdk.spi.TunerProvider;
  * {@code ../shared/benchmarks/nni-anchors.md} measures NNI's TPE: the tuner is given its space and
  * {@code n} results (random points of the prior with the function's values, as imported data), then
  * each measured call asks for one parameter set and ends that trial as failed, so the observed set
- * stays the same from call to call.
+ * stays the same from call to call. With {@code pending} above 0 that many suggestions are asked
+ * for first and left without results, as the other trials of a batch or of parallel trials are,
+ * so each measured suggestion is made with them pending (TuRBO's kriging believer, TPE's liar).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -59,15 +63,32 @@ public class SuggestionBenchmark {
     @Param({"100", "1000", "5000"})
     public int n;
 
+    /** Suggestions left pending while the measured ones are made: 7 is the rest of a batch of 8. */
+    @Param({"0"})
+    public int pending;
+
+    /**
+     * Class arguments added to {@code optimize_mode} and {@code seed}, as a JSON object: e.g.
+     * {@code {"failure_tolerance": 1000000}} keeps TuRBO's trust region from shrinking on the random results,
+     * so that its model holds all of them (its costliest suggestion) instead of a new region's few.
+     */
+    @Param({"{}"})
+    public String arguments;
+
     private Tuner instance;
     private long nextId;
 
     /** Creates the tuner and loads it with {@code n} results. */
     @Setup(Level.Trial)
-    public void load() {
+    public void load() throws Exception {
         TestFunction objective = Suite.everything().get(space);
         SearchSpace s = SearchSpace.parse(objective.space());
-        instance = create(tuner, ClassArguments.of(Map.of("optimize_mode", "minimize", "seed", 1)));
+        Map<String, Object> args = new LinkedHashMap<>(Map.of("optimize_mode", "minimize", "seed", 1));
+        if (!(JsonCodec.parse(arguments, "the benchmark's arguments") instanceof Map<?, ?> extra)) {
+            throw new IllegalArgumentException("arguments must be a JSON object, got " + arguments);
+        }
+        extra.forEach((k, v) -> args.put(String.valueOf(k), v));
+        instance = create(tuner, ClassArguments.of(args));
         instance.updateSearchSpace(s);
         SplittableRandom rng = new SplittableRandom(42);
         List<ImportedTrial> data = new ArrayList<>(n);
@@ -76,6 +97,13 @@ public class SuggestionBenchmark {
             data.add(new ImportedTrial(p, Metric.of(objective.evaluate(p))));
         }
         instance.importData(data);
+        for (int i = 0; i < pending; i++) {
+            try {
+                instance.generateParameters(nextId++);
+            } catch (NoMoreTrialsException e) {
+                throw new IllegalStateException(tuner + " has no parameters left for the pending suggestions", e);
+            }
+        }
     }
 
     /** One suggestion. */
