@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.tunekit.bench.quality.BenchCommand;
 import org.tunekit.bench.quality.Suite;
 import org.tunekit.demo.TestFunction;
-import org.tunekit.dispatcher.protocol.JsonCodec;
 import org.tunekit.sdk.ClassArguments;
 import org.tunekit.sdk.ImportedTrial;
 import org.tunekit.sdk.Metric;
@@ -80,14 +80,11 @@ public class SuggestionBenchmark {
 
     /** Creates the tuner and loads it with {@code n} results. */
     @Setup(Level.Trial)
-    public void load() throws Exception {
+    public void load() {
         TestFunction objective = Suite.everything().get(space);
         SearchSpace s = SearchSpace.parse(objective.space());
         Map<String, Object> args = new LinkedHashMap<>(Map.of("optimize_mode", "minimize", "seed", 1));
-        if (!(JsonCodec.parse(arguments, "the benchmark's arguments") instanceof Map<?, ?> extra)) {
-            throw new IllegalArgumentException("arguments must be a JSON object, got " + arguments);
-        }
-        extra.forEach((k, v) -> args.put(String.valueOf(k), v));
+        args.putAll(BenchCommand.jsonObject(arguments, "the benchmark's arguments"));
         instance = create(tuner, ClassArguments.of(args));
         instance.updateSearchSpace(s);
         SplittableRandom rng = new SplittableRandom(42);

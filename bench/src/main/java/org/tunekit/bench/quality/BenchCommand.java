@@ -198,20 +198,25 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(option + " must be LABEL=JSON, got '" + entry + "'");
             }
             String label = entry.substring(0, eq).trim();
-            Object parsed;
-            try {
-                parsed = JsonCodec.parse(entry.substring(eq + 1), option + " of " + label);
-            } catch (ProtocolException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
-            }
-            if (!(parsed instanceof Map<?, ?> map)) {
-                throw new IllegalArgumentException(option + " of " + label + " must be a JSON object, got " + entry.substring(eq + 1));
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> args = (Map<String, Object>) map;
-            m.computeIfAbsent(label, k -> new LinkedHashMap<>()).putAll(args);
+            m.computeIfAbsent(label, k -> new LinkedHashMap<>()).putAll(jsonObject(entry.substring(eq + 1), option + " of " + label));
         }
         return m;
+    }
+
+    /** Reads a JSON object of class arguments; {@code what} names it in errors. */
+    public static Map<String, Object> jsonObject(String json, String what) {
+        Object parsed;
+        try {
+            parsed = JsonCodec.parse(json, what);
+        } catch (ProtocolException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        if (!(parsed instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(what + " must be a JSON object, got " + json);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> args = (Map<String, Object>) map;
+        return args;
     }
 
     /** Reads {@code 0..29}, {@code 3}, or a comma list of those. */
