@@ -334,7 +334,7 @@ final class TurboTuner extends UnitCubeTuner {
         }
     }
 
-    // ------------------------------------------------------------------------------- for tests
+    // ------------------------------------------------------------- for TurboThen's hand-over and tests
 
     /** The current side length {@code L} of the trust region. */
     double length() {
